@@ -1,0 +1,57 @@
+/**
+ * The one error type of users-api-kit. The domain throws it with a code; only the HTTP layer knows
+ * which status a code maps to (src/mock/problems.ts).
+ */
+export type ErrorCode =
+  | 'VALIDATION_FAILED'
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'USER_NOT_FOUND'
+  | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
+  | 'INVALID_TRANSITION'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'RATE_LIMITED'
+  | 'SERVICE_UNAVAILABLE'
+  | 'INTERNAL'
+
+/** Where a validation issue sits, as CONTRACT §5 names it. */
+export interface ValidationIssue {
+  in: 'body' | 'query' | 'path' | 'header'
+  /** JSON pointer into that part of the request; '' for the whole of it. */
+  path: string
+  message: string
+}
+
+export interface ErrorDetails {
+  /** VALIDATION_FAILED: what is wrong, where. */
+  errors?: ValidationIssue[]
+  /** METHOD_NOT_ALLOWED: the methods the path answers. */
+  allow?: string[]
+  /** UNAUTHENTICATED: a non-empty Bearer token was sent and refused (RFC 6750 `invalid_token`). */
+  invalidToken?: boolean
+  /** RATE_LIMITED, SERVICE_UNAVAILABLE: seconds to wait. */
+  retryAfter?: number
+  [key: string]: unknown
+}
+
+/**
+ * @example
+ * throw new AppError('USER_NOT_FOUND', `No user ${id} in your organization.`, { id })
+ */
+export class AppError extends Error {
+  override readonly name = 'AppError'
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: ErrorDetails = {},
+  ) {
+    super(message)
+  }
+}
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError
+}
