@@ -1,0 +1,19 @@
+import { Ajv2020, type Options } from 'ajv/dist/2020.js'
+import addFormatsModule from 'ajv-formats'
+
+// ajv-formats is CommonJS; its default export arrives wrapped under ESM.
+const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule
+
+/** Keywords OpenAPI 3.1 adds to JSON Schema, and ours; Ajv's strict mode would reject them. */
+const OPENAPI_KEYWORDS = ['example', 'discriminator', 'xml', 'externalDocs', 'x-contract']
+
+/**
+ * An Ajv for the document's schemas: JSON Schema 2020-12 (OpenAPI 3.1's dialect) with formats.
+ * `coerceTypes` only for path and query parameters, which arrive as strings; never for bodies.
+ */
+export function createAjv(options: Options = {}): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, ...options })
+  addFormats(ajv)
+  ajv.addVocabulary(OPENAPI_KEYWORDS)
+  return ajv
+}

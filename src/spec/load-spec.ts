@@ -1,0 +1,59 @@
+import { readFile } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
+import { compileErrors, dereference, validate } from '@readme/openapi-parser'
+import type { OpenAPIV3_1 } from 'openapi-types'
+import { parse as parseYaml } from 'yaml'
+import { AppError } from '../errors.js'
+
+/** The document shipped with the kit: `openapi/users.yaml`. */
+export const DEFAULT_SPEC_PATH = fileURLToPath(new URL('../../openapi/users.yaml', import.meta.url))
+
+export interface LoadedSpec {
+  /** Where it was read from. */
+  path: string
+  /** As written (with its `$ref`s): what `/openapi.json` serves. */
+  document: OpenAPIV3_1.Document
+  /** Every `$ref` resolved: what routes, validators and checks read. */
+  dereferenced: OpenAPIV3_1.Document
+}
+
+/**
+ * Reads an OpenAPI 3.1 document (YAML or JSON), validates it against the OpenAPI schema and
+ * dereferences it. A bad document is an AppError whose message says what is wrong and where.
+ *
+ * @example
+ * const spec = await loadSpec() // openapi/users.yaml
+ */
+export async function loadSpec(path: string = DEFAULT_SPEC_PATH): Promise<LoadedSpec> {
+  const document = parseDocument(await readText(path), path)
+  const result = await validate(structuredClone(document) as never)
+  if (!result.valid) {
+    throw new AppError('INTERNAL', `${path} is not a valid OpenAPI document.\n${compileErrors(result)}`)
+  }
+  const dereferenced = (await dereference(structuredClone(document) as never)) as OpenAPIV3_1.Document
+  return { path, document, dereferenced }
+}
+
+async function readText(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8')
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    throw new AppError('INTERNAL', `Cannot read the OpenAPI document ${path}: ${reason}`)
+  }
+}
+
+function parseDocument(text: string, path: string): OpenAPIV3_1.Document {
+  let value: unknown
+  try {
+    value = parseYaml(text)
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    throw new AppError('INTERNAL', `${path} is neither YAML nor JSON: ${reason}`)
+  }
+  const version = (value as { openapi?: unknown } | null)?.openapi
+  if (typeof version !== 'string' || !version.startsWith('3.1.')) {
+    throw new AppError('INTERNAL', `${path} must be an OpenAPI 3.1 document (found openapi: ${String(version)}).`)
+  }
+  return value as OpenAPIV3_1.Document
+}
