@@ -1,8 +1,8 @@
 import { Ajv2020, type Options } from 'ajv/dist/2020.js'
-import addFormatsModule from 'ajv-formats'
+import formats from 'ajv-formats'
 
-// ajv-formats is CommonJS; its default export arrives wrapped under ESM.
-const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule
+// ajv-formats is CommonJS: under NodeNext its callable arrives as the default export's `default`.
+const addFormats = formats.default
 
 /** Keywords OpenAPI 3.1 adds to JSON Schema, and ours; Ajv's strict mode would reject them. */
 const OPENAPI_KEYWORDS = ['example', 'discriminator', 'xml', 'externalDocs', 'x-contract']

@@ -1,4 +1,7 @@
-import { readFile } from 'node:fs/promises'
+import { createHash } from 'node:crypto'
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { compileErrors, dereference, validate } from '@readme/openapi-parser'
 import type { OpenAPIV3_1 } from 'openapi-types'
@@ -25,11 +28,9 @@ export interface LoadedSpec {
  * const spec = await loadSpec() // openapi/users.yaml
  */
 export async function loadSpec(path: string = DEFAULT_SPEC_PATH): Promise<LoadedSpec> {
-  const document = parseDocument(await readText(path), path)
-  const result = await validate(structuredClone(document) as never)
-  if (!result.valid) {
-    throw new AppError('INTERNAL', `${path} is not a valid OpenAPI document.\n${compileErrors(result)}`)
-  }
+  const text = await readText(path)
+  const document = parseDocument(text, path)
+  await validateOnce(document, text, path)
   const dereferenced = (await dereference(structuredClone(document) as never)) as OpenAPIV3_1.Document
   return { path, document, dereferenced }
 }
@@ -56,4 +57,27 @@ function parseDocument(text: string, path: string): OpenAPIV3_1.Document {
     throw new AppError('INTERNAL', `${path} must be an OpenAPI 3.1 document (found openapi: ${String(version)}).`)
   }
   return value as OpenAPIV3_1.Document
+}
+
+/**
+ * Validating against the OpenAPI schema costs ~300 ms, most of the mock's cold start: a document
+ * found valid once is remembered by its hash (in the OS's temporary folder) and not validated again.
+ */
+async function validateOnce(document: OpenAPIV3_1.Document, text: string, path: string): Promise<void> {
+  const marker = join(tmpdir(), 'users-api-kit', `valid-${createHash('sha256').update(text).digest('hex')}`)
+  if (await exists(marker)) return
+  const result = await validate(structuredClone(document) as never)
+  if (!result.valid) {
+    throw new AppError('INTERNAL', `${path} is not a valid OpenAPI document.\n${compileErrors(result)}`)
+  }
+  await mkdir(join(tmpdir(), 'users-api-kit'), { recursive: true })
+    .then(() => writeFile(marker, path))
+    .catch(() => undefined) // A read-only temporary folder only costs the next start the validation.
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  )
 }

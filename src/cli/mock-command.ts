@@ -1,0 +1,69 @@
+import type { FastifyServerOptions } from 'fastify'
+import { createMockApp, serverUrl } from '../start-mock.js'
+import { formatBanner } from './mock-banner.js'
+import { MOCK_USAGE, parseMockArgs, type MockArgs } from './parse-mock-args.js'
+
+/** `users-api-kit mock`: starts the mock, prints how to use it, stops cleanly on SIGINT/SIGTERM. */
+/** Resolves to an exit code, or to undefined once the mock runs (it ends on a signal). */
+export async function runMockCommand(args: string[]): Promise<number | undefined> {
+  let options: MockArgs
+  try {
+    options = parseMockArgs(args)
+  } catch (error) {
+    console.error(`users-api-kit mock: ${(error as Error).message}\nSee: users-api-kit mock --help`)
+    return 2
+  }
+  if (options.help) {
+    console.log(MOCK_USAGE)
+    return 0
+  }
+  try {
+    const { app, state, seed } = await createMockApp({ ...options, logger: loggerOptions(options.quiet) })
+    await app.listen({ port: options.port, host: options.host })
+    console.log(formatBanner({ url: serverUrl(app), options, seed, tokens: state.store.tokens() }))
+    if (options.host === '0.0.0.0' || options.host === '::') {
+      console.warn('Warning: the mock is open to your network, and so are its /__mock/ control routes.')
+    }
+    closeOnSignals(() => app.close())
+    return undefined
+  } catch (error) {
+    console.error(`users-api-kit mock: cannot start.\n${describeStartError(error, options)}`)
+    return 2
+  }
+}
+
+/** Pretty logs for people at a terminal, JSON lines for machines; never a token (RFC 6750 secrets). */
+function loggerOptions(quiet: boolean): FastifyServerOptions['logger'] {
+  return {
+    level: quiet ? 'warn' : 'info',
+    redact: { paths: ['req.headers.authorization'], censor: '[redacted]' },
+    ...(process.stdout.isTTY
+      ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' } } }
+      : {}),
+  }
+}
+
+function describeStartError(error: unknown, options: MockArgs): string {
+  const { code, message } = error as { code?: string; message?: string }
+  if (code === 'EADDRINUSE') return `Port ${options.port} is in use. Stop what uses it, or pick another: --port ${options.port + 1} (or --port 0 for any free port).`
+  if (code === 'EADDRNOTAVAIL') return `Cannot bind ${options.host}: this machine has no such address. Try --host 127.0.0.1.`
+  return message ?? String(error)
+}
+
+function closeOnSignals(close: () => Promise<void>): void {
+  let closing = false
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (closing) process.exit(130) // A second Ctrl-C: stop waiting for open connections.
+    closing = true
+    console.log(`\n${signal}: stopping the mock.`)
+    close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error)
+        process.exit(1)
+      },
+    )
+  }
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
+}

@@ -1,0 +1,88 @@
+import { parseArgs } from 'node:util'
+import { MOCK_DEFAULTS, type StartMockOptions } from '../start-mock.js'
+
+export const MOCK_USAGE = `users-api-kit mock — the stateful mock of the users API
+
+Usage: users-api-kit mock [options]
+
+  --port N            Port to listen on (default ${MOCK_DEFAULTS.port}; 0 = any free port)
+  --host H            Address to bind (default ${MOCK_DEFAULTS.host}; 0.0.0.0 opens it to your network)
+  --seed N            Faker's seed: the same seed gives the same data (default ${MOCK_DEFAULTS.seed})
+  --users N           Fake users added to each organization (default ${MOCK_DEFAULTS.users})
+  --fixtures FILE     The named organizations, users and tokens (default fixtures/default.json)
+  --spec FILE         The OpenAPI document (default openapi/users.yaml)
+  --latency MIN-MAX   Delay every API call by MIN to MAX ms (or one value: --latency 300)
+  --fail-rate P       Answer this fraction of API calls (0 to 1) with 503
+  --cors ORIGINS      Allow only these origins, comma-separated (default: any origin)
+  --no-cors           No CORS headers at all
+  --quiet             No request logs (the banner and warnings stay)
+  -h, --help          This help
+
+Per request: "Prefer: code=404" answers that documented error; "Prefer: delay=500" waits 500 ms.
+Control routes: GET /__mock/tokens, GET /__mock/target, POST /__mock/reset, GET|PUT /__mock/state.`
+
+export interface MockArgs extends StartMockOptions {
+  port: number
+  host: string
+  quiet: boolean
+  help: boolean
+}
+
+/** Reads the mock's flags; a bad value is an Error whose message says what is expected. */
+export function parseMockArgs(args: string[]): MockArgs {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      seed: { type: 'string' },
+      users: { type: 'string' },
+      fixtures: { type: 'string' },
+      spec: { type: 'string' },
+      latency: { type: 'string' },
+      'fail-rate': { type: 'string' },
+      cors: { type: 'string' },
+      'no-cors': { type: 'boolean' },
+      quiet: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  })
+  const parsed: MockArgs = {
+    port: integer('--port', values.port, MOCK_DEFAULTS.port, 0, 65535),
+    host: values.host ?? MOCK_DEFAULTS.host,
+    seed: integer('--seed', values.seed, MOCK_DEFAULTS.seed, 0, 2 ** 32 - 1),
+    users: integer('--users', values.users, MOCK_DEFAULTS.users, 0, 1_000_000),
+    quiet: values.quiet ?? false,
+    help: values.help ?? false,
+    cors: values['no-cors'] ? false : values.cors ? values.cors.split(',').map((origin) => origin.trim()) : true,
+  }
+  if (values.fixtures !== undefined) parsed.fixtures = values.fixtures
+  if (values.spec !== undefined) parsed.spec = values.spec
+  if (values.latency !== undefined) parsed.latency = latency(values.latency)
+  if (values['fail-rate'] !== undefined) parsed.failRate = rate(values['fail-rate'])
+  return parsed
+}
+
+function integer(flag: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined) return fallback
+  const value = Number(raw)
+  if (!/^\d+$/.test(raw) || value < min || value > max) throw new Error(`${flag} must be an integer from ${min} to ${max} (got "${raw}").`)
+  return value
+}
+
+function latency(raw: string): { min: number; max: number } {
+  const match = /^(\d+)(?:-(\d+))?$/.exec(raw)
+  const min = Number(match?.[1])
+  const max = match?.[2] === undefined ? min : Number(match[2])
+  if (!match || max < min) throw new Error(`--latency must be MIN-MAX in milliseconds, MIN <= MAX, such as 100-500 (got "${raw}").`)
+  return { min, max }
+}
+
+function rate(raw: string): number {
+  const value = Number(raw)
+  if (raw.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) {
+    throw new Error(`--fail-rate must be a number from 0 to 1, such as 0.1 (got "${raw}").`)
+  }
+  return value
+}

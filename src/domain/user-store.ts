@@ -1,0 +1,186 @@
+import { AppError } from '../errors.js'
+import { MemberIndex } from './member-index.js'
+import type { MockState, StoredUser } from './mock-state.js'
+import { assertMayDelete, assertMayList, assertMayRead, assertMayUpdate } from './permissions.js'
+import type { ListQuery, Organization, User, UserPage, UserPatch } from './user.js'
+
+export interface TokenEntry {
+  token: string
+  user: User
+}
+
+interface Tenant {
+  organization: Organization
+  members: MemberIndex
+}
+
+/**
+ * The users of every organization, their tokens, and the operations of the users API on them.
+ * Knows nothing of HTTP: it throws AppError codes that the mock maps to statuses.
+ *
+ * @example
+ * const store = new UserStore(state)
+ * const caller = store.authenticate('owner-token')
+ * store.listUsers(caller, { page: 1, limit: 20, search: 'ada' })
+ */
+export class UserStore {
+  private readonly tenants = new Map<string, Tenant>()
+  private readonly users = new Map<string, User>()
+  private readonly userIdByToken = new Map<string, string>()
+  private readonly tokenByUserId = new Map<string, string>()
+
+  constructor(
+    state: MockState,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    for (const organization of state.organizations) {
+      this.tenants.set(organization.id, { organization: { ...organization }, members: new MemberIndex() })
+    }
+    for (const user of state.users) this.addUser(user)
+  }
+
+  /** Adds a user (seeding, the mock's disposable users). The state was validated before. */
+  addUser({ token, ...fields }: StoredUser): User {
+    const user: User = { ...fields }
+    this.tenantOf(user.organizationId).members.add(user)
+    this.users.set(user.id, user)
+    if (token !== undefined) {
+      this.userIdByToken.set(token, user.id)
+      this.tokenByUserId.set(user.id, token)
+    }
+    return user
+  }
+
+  /** CONTRACT §2: unknown tokens, and those of deleted, suspended or invited users, are refused. */
+  authenticate(token: string): User {
+    const userId = this.userIdByToken.get(token)
+    const user = userId === undefined ? undefined : this.users.get(userId)
+    if (!user) throw new AppError('UNAUTHENTICATED', 'The token is unknown or was revoked.', { invalidToken: true })
+    if (user.status !== 'ACTIVE') {
+      throw new AppError('UNAUTHENTICATED', `The token belongs to a user who is ${user.status}.`, { invalidToken: true })
+    }
+    return user
+  }
+
+  listUsers(caller: User, query: ListQuery): UserPage {
+    assertMayList(caller)
+    const matches = this.tenantOf(caller.organizationId).members.query({
+      role: query.role,
+      search: query.search || undefined,
+    })
+    const start = (query.page - 1) * query.limit
+    return {
+      data: matches.slice(start, start + query.limit),
+      meta: {
+        page: query.page,
+        limit: query.limit,
+        total: matches.length,
+        totalPages: Math.ceil(matches.length / query.limit),
+      },
+    }
+  }
+
+  getUser(caller: User, id: string): User {
+    const target = this.findInOrganization(caller, id)
+    assertMayRead(caller, target)
+    return target
+  }
+
+  updateUser(caller: User, id: string, patch: UserPatch): User {
+    const target = this.findInOrganization(caller, id)
+    assertMayUpdate(caller, target, patch)
+    // CONTRACT §4: INVITED users become active by accepting their invitation, never through PATCH.
+    if (patch.status !== undefined && target.status === 'INVITED') {
+      throw new AppError('INVALID_TRANSITION', 'The status of an INVITED user cannot be changed; they become active by accepting their invitation.', { id })
+    }
+    const changes = changedFields(target, patch)
+    if (Object.keys(changes).length === 0) return target
+    const members = this.tenantOf(target.organizationId).members
+    members.remove(target)
+    Object.assign(target, changes, { updatedAt: this.nextUpdatedAt(target) })
+    members.add(target)
+    return target
+  }
+
+  /** CONTRACT §4: the user is gone at once, and so is their token's access. */
+  deleteUser(caller: User, id: string): void {
+    const target = this.findInOrganization(caller, id)
+    assertMayDelete(caller, target)
+    this.tenantOf(target.organizationId).members.remove(target)
+    this.users.delete(target.id)
+    const token = this.tokenByUserId.get(target.id)
+    if (token !== undefined) this.userIdByToken.delete(token)
+    this.tokenByUserId.delete(target.id)
+  }
+
+  organizations(): Organization[] {
+    return [...this.tenants.values()].map((tenant) => tenant.organization)
+  }
+
+  /** Every token with its user, organization by organization, in list order. */
+  tokens(): TokenEntry[] {
+    return this.members().flatMap((user) => {
+      const token = this.tokenByUserId.get(user.id)
+      return token === undefined ? [] : [{ token, user }]
+    })
+  }
+
+  /** The whole state in the fixture format: what `GET /__mock/state` exports. */
+  exportState(): MockState {
+    return {
+      organizations: this.organizations().map((organization) => ({ ...organization })),
+      users: this.members().map((user) => {
+        const token = this.tokenByUserId.get(user.id)
+        return token === undefined ? { ...user } : { ...user, token }
+      }),
+    }
+  }
+
+  private members(): User[] {
+    return [...this.tenants.values()].flatMap((tenant) => [...tenant.members.query({})])
+  }
+
+  /** CONTRACT §3: another organization's user and a missing one are the same 404. */
+  private findInOrganization(caller: User, id: string): User {
+    const user = this.users.get(id)
+    if (!user || user.organizationId !== caller.organizationId) {
+      throw new AppError('USER_NOT_FOUND', `No user ${id} in your organization.`, { id })
+    }
+    return user
+  }
+
+  private tenantOf(organizationId: string): Tenant {
+    const tenant = this.tenants.get(organizationId)
+    if (!tenant) throw new AppError('INTERNAL', `No organization ${organizationId}.`)
+    return tenant
+  }
+
+  /** Later than the previous value even within one millisecond, so every real change is visible. */
+  private nextUpdatedAt(user: User): string {
+    return new Date(Math.max(this.now().getTime(), Date.parse(user.updatedAt) + 1)).toISOString()
+  }
+}
+
+/** CONTRACT §4: names are stored trimmed; setting a field to its value changes nothing. */
+function changedFields(user: User, patch: UserPatch): Partial<User> {
+  const changes: Partial<User> = {}
+  const name = patch.name === undefined ? undefined : trimmedName(patch.name)
+  if (name !== undefined && name !== user.name) changes.name = name
+  if (patch.role !== undefined && patch.role !== user.role) changes.role = patch.role
+  if (patch.status !== undefined && patch.status !== user.status) changes.status = patch.status
+  return changes
+}
+
+/**
+ * CONTRACT §1: 1–100 code points once trimmed. The document's pattern says so too; this holds
+ * when a team's document is laxer.
+ */
+function trimmedName(name: string): string {
+  const trimmed = name.trim()
+  const length = [...trimmed].length
+  if (length < 1 || length > 100) {
+    const message = `must be 1 to 100 characters once trimmed (it has ${length})`
+    throw new AppError('VALIDATION_FAILED', `The name ${message}.`, { errors: [{ in: 'body', path: '/name', message }] })
+  }
+  return trimmed
+}

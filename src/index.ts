@@ -1,0 +1,16 @@
+/**
+ * The programmatic API of users-api-kit.
+ *
+ * @example
+ * import { startMock } from 'users-api-kit'
+ * const mock = await startMock({ seed: 7, users: 10 })
+ * // mock.url, mock.tokens, mock.target, await mock.reset(), await mock.close()
+ */
+export { createMockApp, startMock, MOCK_DEFAULTS } from './start-mock.js'
+export type { MockApp, MockOptions, RunningMock, StartMockOptions } from './start-mock.js'
+export type { MockTarget } from './mock/create-target.js'
+export type { TokenListing } from './mock/control-routes.js'
+export type { MockState, StoredUser } from './domain/mock-state.js'
+export type { Organization, Role, Status, User } from './domain/user.js'
+export { AppError, type ErrorCode } from './errors.js'
+export { loadSpec, DEFAULT_SPEC_PATH } from './spec/load-spec.js'

@@ -1,0 +1,104 @@
+import cors from '@fastify/cors'
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify'
+import type { MockState } from '../domain/mock-state.js'
+import { AppError } from '../errors.js'
+import type { User } from '../domain/user.js'
+import { createAjv } from '../spec/create-ajv.js'
+import type { LoadedSpec } from '../spec/load-spec.js'
+import { listOperations, type Operation } from '../spec/operations.js'
+import { authenticate } from './authenticate.js'
+import { BODY_LIMIT, registerBodyParsing } from './body-parsing.js'
+import { registerControlRoutes, type StateParser } from './control-routes.js'
+import { registerDocsRoutes } from './docs-routes.js'
+import { OPERATION_HANDLERS } from './operation-handlers.js'
+import { registerProblemReplies, sendProblem } from './problem-replies.js'
+import { registerOperations } from './register-operations.js'
+import { delayAsAsked, failAsAsked, type SimulatedConditions } from './simulated-conditions.js'
+import { StateHolder } from './state-holder.js'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The authenticated user of an API request. */
+    caller: User | null
+  }
+}
+
+export interface BuildAppOptions extends SimulatedConditions {
+  spec: LoadedSpec
+  /** The state the mock starts in and `POST /__mock/reset` returns to. */
+  seed: MockState
+  parseState: StateParser
+  /** CORS: `true` (any origin, the default), `false`, or the allowed origins. */
+  cors?: boolean | string[]
+  logger?: FastifyServerOptions['logger']
+  now?: () => Date
+}
+
+const API_PREFIX = '/api'
+
+/**
+ * The mock as a Fastify app, not listening: routes from the document, authentication, problem+json,
+ * the control routes and the docs. Call `app.listen()` or `app.inject()`.
+ *
+ * @example
+ * const { app } = await buildApp({ spec, seed, parseState })
+ * await app.inject({ url: '/api/users/me', headers: { authorization: 'Bearer owner-token' } })
+ */
+export async function buildApp(options: BuildAppOptions): Promise<{ app: FastifyInstance; state: StateHolder }> {
+  const state = new StateHolder(options.seed, options.now)
+  const operations = listOperations(options.spec.dereferenced)
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: BODY_LIMIT,
+    // Long ids must reach the handler (404 USER_NOT_FOUND), not fail routing.
+    routerOptions: { maxParamLength: 4096 },
+    frameworkErrors: (error, request, reply) => sendProblem(request, reply, error),
+  })
+  configureValidation(app)
+  registerBodyParsing(app)
+  registerProblemReplies(app, (request) => noRoute(request, operations))
+  if (options.cors !== false) {
+    await app.register(cors, {
+      origin: Array.isArray(options.cors) ? options.cors : true,
+      exposedHeaders: ['WWW-Authenticate', 'Allow', 'Retry-After'],
+      maxAge: 600,
+    })
+  }
+  app.decorateRequest('caller', null)
+  app.addHook('onRequest', async (request) => {
+    const api = request.routeOptions.config.api === true
+    if (!api && !isUnknownApiRoute(request)) return
+    await delayAsAsked(request, options)
+    // CONTRACT §3: authentication comes first, also before an unknown route's 404.
+    request.caller = authenticate(request, state.store)
+    if (!api) return
+    // `/api/users/` routes to `{id}` with an empty id: no such route (CONTRACT §4), not a bad id.
+    if (Object.values(request.params as Record<string, string>).includes('')) throw noRoute(request, operations)
+    failAsAsked(request, options)
+  })
+  registerOperations(app, operations, OPERATION_HANDLERS, state)
+  registerControlRoutes(app, state, options.parseState)
+  await registerDocsRoutes(app, options.spec.document)
+  return { app, state }
+}
+
+/**
+ * OpenAPI 3.1 schemas are JSON Schema 2020-12. Path and query parameters arrive as strings and are
+ * coerced; bodies never are, and unknown body keys are refused (400), never stripped.
+ */
+function configureValidation(app: FastifyInstance): void {
+  const bodyAjv = createAjv()
+  const parameterAjv = createAjv({ coerceTypes: true, useDefaults: true })
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : parameterAjv).compile(schema))
+}
+
+function isUnknownApiRoute(request: FastifyRequest): boolean {
+  const path = request.url.split('?')[0] ?? ''
+  return request.is404 && (path === API_PREFIX || path.startsWith(`${API_PREFIX}/`))
+}
+
+function noRoute(request: FastifyRequest, operations: Operation[]): AppError {
+  const path = request.url.split('?')[0]
+  const routes = operations.filter((operation) => operation.succeeds).map((operation) => `${operation.method.toUpperCase()} ${operation.path}`)
+  return new AppError('NOT_FOUND', `No route ${request.method} ${path}. The users API answers ${routes.join(', ')}; its reference is at /docs.`)
+}

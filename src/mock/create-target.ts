@@ -1,0 +1,64 @@
+import { randomBytes } from 'node:crypto'
+import type { Role, User } from '../domain/user.js'
+import type { UserStore } from '../domain/user-store.js'
+import { AppError } from '../errors.js'
+
+/** The contract suite's description of a deployment (schemas/target.schema.json). */
+export interface MockTarget {
+  baseUrl: string
+  actors: Partial<Record<'owner' | 'admin' | 'viewer' | 'bot' | 'outsider', { token: string }>>
+  disposable: Array<{ id: string; token: string }>
+}
+
+const ACTOR_ROLES: Record<'owner' | 'admin' | 'viewer' | 'bot', Role> = {
+  owner: 'CLIENT_OWNER',
+  admin: 'CLIENT_ADMIN',
+  viewer: 'CLIENT_VIEWER',
+  bot: 'BOT_USER',
+}
+
+/**
+ * A target for this mock: the first organization with an active owner, one active user of each role
+ * there, an active user of another organization, and `count` fresh CLIENT_VIEWERs the suite may change
+ * and delete, created for the purpose.
+ */
+export function createTarget(store: UserStore, baseUrl: string, count = 6, now = new Date()): MockTarget {
+  const entries = store.tokens().filter(({ user }) => user.status === 'ACTIVE')
+  const home = entries.find(({ user }) => user.role === 'CLIENT_OWNER')?.user.organizationId
+  if (home === undefined) {
+    throw new AppError('VALIDATION_FAILED', 'The mock has no ACTIVE CLIENT_OWNER with a token: no target can be built.')
+  }
+  const actors: MockTarget['actors'] = {}
+  for (const [actor, role] of Object.entries(ACTOR_ROLES) as Array<[keyof typeof ACTOR_ROLES, Role]>) {
+    const entry = entries.find(({ user }) => user.organizationId === home && user.role === role)
+    if (entry) actors[actor] = { token: entry.token }
+  }
+  const outsider = entries.find(({ user }) => user.organizationId !== home)
+  if (outsider) actors.outsider = { token: outsider.token }
+  const disposable = Array.from({ length: count }, () => addDisposableUser(store, home, now))
+  return { baseUrl, actors, disposable }
+}
+
+function addDisposableUser(store: UserStore, organizationId: string, now: Date): { id: string; token: string } {
+  const suffix = randomBase32(20)
+  const token = `tok_${randomBase32(24)}`
+  const createdAt = now.toISOString()
+  const user: User = {
+    id: `usr_${suffix}`,
+    email: `disposable.${suffix}@contract.example`,
+    name: `Disposable ${suffix.slice(0, 6)}`,
+    role: 'CLIENT_VIEWER',
+    organizationId,
+    status: 'ACTIVE',
+    createdAt,
+    updatedAt: createdAt,
+  }
+  store.addUser({ ...user, token })
+  return { id: user.id, token }
+}
+
+const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567'
+
+function randomBase32(length: number): string {
+  return [...randomBytes(length)].map((byte) => BASE32[byte % 32]).join('')
+}

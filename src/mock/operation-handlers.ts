@@ -1,0 +1,44 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { ListQuery, User, UserPatch } from '../domain/user.js'
+import type { UserStore } from '../domain/user-store.js'
+import { AppError } from '../errors.js'
+
+export interface HandlerContext {
+  request: FastifyRequest
+  reply: FastifyReply
+  store: UserStore
+  caller: User
+  /** The methods the operation's path answers, for 405s. */
+  allow: string[]
+}
+
+/** What a handler answers: a body sent as JSON with a 200, or the reply it sent itself. */
+export type OperationHandler = (context: HandlerContext) => unknown
+
+function idOf(request: FastifyRequest): string {
+  return (request.params as { id: string }).id
+}
+
+function methodNotAllowed({ request, allow }: HandlerContext): never {
+  const path = request.url.split('?')[0]
+  throw new AppError('METHOD_NOT_ALLOWED', `${path} answers ${allow.join(', ')} only.`, { allow })
+}
+
+/** The handler of each operationId of the document; the mock refuses to start if one is missing. */
+export const OPERATION_HANDLERS: Record<string, OperationHandler> = {
+  listUsers: ({ request, store, caller }) => store.listUsers(caller, request.query as ListQuery),
+  getCurrentUser: ({ caller }) => ({ data: caller }),
+  getUser: ({ request, store, caller }) => ({ data: store.getUser(caller, idOf(request)) }),
+  updateUser: ({ request, store, caller }) => ({
+    data: store.updateUser(caller, idOf(request), request.body as UserPatch),
+  }),
+  deleteUser: ({ request, reply, store, caller }) => {
+    store.deleteUser(caller, idOf(request))
+    return reply.code(204).send()
+  },
+  // CONTRACT §4: `me` answers GET only.
+  updateCurrentUser: methodNotAllowed,
+  deleteCurrentUser: methodNotAllowed,
+}
+
+export { methodNotAllowed }

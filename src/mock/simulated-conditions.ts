@@ -1,0 +1,61 @@
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { FastifyRequest } from 'fastify'
+import { AppError, type ErrorDetails } from '../errors.js'
+import { codeForStatus } from './problems.js'
+
+/** Conditions a frontend developer asks for, to test loading and error states. */
+export interface SimulatedConditions {
+  /** `--latency MIN-MAX`: every API call waits a random time in this range (ms). */
+  latency?: { min: number; max: number }
+  /** `--fail-rate P`: this fraction of API calls answers 503. */
+  failRate?: number
+  random?: () => number
+}
+
+/** The longest `Prefer: delay=` honoured, so a typo cannot hang a client for hours. */
+export const MAX_DELAY_MS = 60_000
+
+/** `Prefer: code=404, delay=300` (RFC 7240; Prism's vocabulary). */
+export function parsePrefer(header: string | string[] | undefined): { code?: number; delay?: number } {
+  const preferences: { code?: number; delay?: number } = {}
+  const text = Array.isArray(header) ? header.join(',') : (header ?? '')
+  for (const part of text.split(/[,;]/)) {
+    const match = /^\s*(code|delay)\s*=\s*"?(\d{1,6})"?\s*$/i.exec(part)
+    if (match?.[1] && match[2]) preferences[match[1].toLowerCase() as 'code' | 'delay'] = Number(match[2])
+  }
+  return preferences
+}
+
+/** Waits as `Prefer: delay` and `--latency` ask, before anything else happens to the request. */
+export async function delayAsAsked(request: FastifyRequest, conditions: SimulatedConditions): Promise<void> {
+  const { delay } = parsePrefer(request.headers.prefer)
+  const random = conditions.random ?? Math.random
+  const latency = conditions.latency
+  const wait = delay ?? (latency ? latency.min + random() * (latency.max - latency.min) : 0)
+  if (wait > 0) await sleep(Math.min(wait, MAX_DELAY_MS))
+}
+
+/** After authentication: `--fail-rate` and `Prefer: code=NNN` answer an error instead of the operation. */
+export function failAsAsked(request: FastifyRequest, conditions: SimulatedConditions): void {
+  const random = conditions.random ?? Math.random
+  if (conditions.failRate && random() < conditions.failRate) {
+    throw new AppError('SERVICE_UNAVAILABLE', 'Simulated failure (--fail-rate). Try again shortly.', { retryAfter: 1 })
+  }
+  const { code } = parsePrefer(request.headers.prefer)
+  if (code === undefined) return
+  const documented = request.routeOptions.config.errorStatuses ?? []
+  const errorCode = documented.includes(code) ? codeForStatus(code) : undefined
+  if (!errorCode) {
+    throw new AppError('VALIDATION_FAILED', `Prefer: code=${code} is not a documented error of this operation (documented: ${documented.join(', ') || 'none'}).`, {
+      errors: [{ in: 'header', path: '/prefer', message: `code must be one of ${documented.join(', ')}` }],
+    })
+  }
+  throw new AppError(errorCode, `Returned because the request asked for it with Prefer: code=${code}.`, forcedDetails(code))
+}
+
+function forcedDetails(status: number): ErrorDetails {
+  if (status === 400) return { errors: [{ in: 'header', path: '/prefer', message: 'asked for with Prefer: code=400' }] }
+  if (status === 401) return { invalidToken: true }
+  if (status === 429 || status === 503) return { retryAfter: 1 }
+  return {}
+}

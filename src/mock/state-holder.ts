@@ -1,0 +1,33 @@
+import type { MockState } from '../domain/mock-state.js'
+import { UserStore } from '../domain/user-store.js'
+
+/**
+ * The mock's current store and the state `POST /__mock/reset` returns to. Replacing the whole
+ * store (reset, import) is one assignment, so a request sees either the old state or the new one.
+ */
+export class StateHolder {
+  store: UserStore
+  private baseline: MockState
+
+  constructor(
+    seed: MockState,
+    private readonly now?: () => Date,
+  ) {
+    this.baseline = structuredClone(seed)
+    this.store = new UserStore(seed, now)
+  }
+
+  reset(): void {
+    this.store = new UserStore(this.baseline, this.now)
+  }
+
+  /** Replaces the current state (already validated); the baseline stays. */
+  replace(state: MockState): void {
+    this.store = new UserStore(state, this.now)
+  }
+
+  /** From now on, reset returns to the current state (startMock keeps its target's users this way). */
+  markBaseline(): void {
+    this.baseline = this.store.exportState()
+  }
+}

@@ -1,0 +1,108 @@
+import type { FastifyInstance, FastifyServerOptions } from 'fastify'
+import { parseState } from './domain/parse-state.js'
+import type { MockState } from './domain/mock-state.js'
+import { buildApp } from './mock/build-app.js'
+import { listTokens, type TokenListing } from './mock/control-routes.js'
+import { createTarget, type MockTarget } from './mock/create-target.js'
+import type { SimulatedConditions } from './mock/simulated-conditions.js'
+import type { StateHolder } from './mock/state-holder.js'
+import { DEFAULT_FIXTURES_PATH, readFixtureFile } from './seed/read-fixtures.js'
+import { generateState } from './seed/generate-state.js'
+import { loadSpec, type LoadedSpec } from './spec/load-spec.js'
+import { compileStateValidator } from './spec/state-schema.js'
+
+export interface MockOptions extends SimulatedConditions {
+  /** The OpenAPI document (default: the kit's openapi/users.yaml). */
+  spec?: string
+  /** A fixture file (default: the kit's fixtures/default.json). */
+  fixtures?: string
+  /** Faker's seed: the same seed gives byte-identical data (default 1). */
+  seed?: number
+  /** Faker users added to each organization (default 50). */
+  users?: number
+  cors?: boolean | string[]
+  logger?: FastifyServerOptions['logger']
+}
+
+export const MOCK_DEFAULTS = { seed: 1, users: 50, port: 4010, host: '127.0.0.1' } as const
+
+export interface MockApp {
+  app: FastifyInstance
+  state: StateHolder
+  spec: LoadedSpec
+  /** The state the mock started in. */
+  seed: MockState
+}
+
+/** The mock, built and seeded but not listening: for `inject()` tests and for the CLI. */
+export async function createMockApp(options: MockOptions = {}): Promise<MockApp> {
+  const spec = await loadSpec(options.spec)
+  const validateState = compileStateValidator(spec.dereferenced)
+  const fixtures = await readFixtureFile(options.fixtures ?? DEFAULT_FIXTURES_PATH, validateState)
+  const seed = generateState({
+    fixtures,
+    seed: options.seed ?? MOCK_DEFAULTS.seed,
+    usersPerOrganization: options.users ?? MOCK_DEFAULTS.users,
+  })
+  const { app, state } = await buildApp({
+    ...options,
+    spec,
+    seed,
+    parseState: (input) => parseState(input, validateState),
+  })
+  return { app, state, spec, seed }
+}
+
+export interface StartMockOptions extends MockOptions {
+  /** Default 0: a free port, so that every test file can start its own mock. */
+  port?: number
+  host?: string
+  /** Disposable users created for `target` (default 6). */
+  disposable?: number
+}
+
+export interface RunningMock {
+  /** `http://127.0.0.1:PORT`. */
+  url: string
+  /** Every token with its user, role and organization (as `GET /__mock/tokens`). */
+  tokens: TokenListing[]
+  /** A contract-suite target for this mock, with its own disposable users. */
+  target: MockTarget
+  app: FastifyInstance
+  /** Back to the state of the start, the target's disposable users included. */
+  reset(): Promise<void>
+  close(): Promise<void>
+}
+
+/**
+ * Starts an isolated mock on a free port, for a test runner (vitest, Playwright).
+ *
+ * @example
+ * import { startMock } from 'users-api-kit'
+ * const mock = await startMock()
+ * const me = await fetch(`${mock.url}/api/users/me`, { headers: { authorization: 'Bearer owner-token' } })
+ * await mock.close()
+ */
+export async function startMock(options: StartMockOptions = {}): Promise<RunningMock> {
+  const { app, state } = await createMockApp(options)
+  await app.listen({ port: options.port ?? 0, host: options.host ?? MOCK_DEFAULTS.host })
+  const url = serverUrl(app)
+  const target = createTarget(state.store, url, options.disposable ?? 6)
+  state.markBaseline()
+  return {
+    url,
+    tokens: listTokens(state.store),
+    target,
+    app,
+    reset: async () => state.reset(),
+    close: () => app.close(),
+  }
+}
+
+/** The URL a listening app answers on, with IPv6 hosts bracketed. */
+export function serverUrl(app: FastifyInstance): string {
+  const address = app.server.address()
+  if (address === null || typeof address === 'string') throw new Error('The mock is not listening on TCP.')
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
+  return `http://${host}:${address.port}`
+}
