@@ -1,0 +1,38 @@
+// @ts-check
+import js from '@eslint/js'
+import tseslint from 'typescript-eslint'
+
+export default tseslint.config(
+  { ignores: ['dist/', 'coverage/', '.venv/', 'node_modules/', 'out/', 'src/spec/users-api.ts'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/utils', '**/utils.js'], message: 'Name a module for what it holds.' }] },
+      ],
+    },
+  },
+  {
+    // STYLE.md: the domain knows nothing of HTTP or faker.
+    files: ['src/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: ['fastify', '@fastify/*', '@faker-js/*', '**/mock/*', '**/seed/*', '**/cli/*'] },
+      ],
+    },
+  },
+  {
+    // STYLE.md: the contract suite sees the API only over HTTP, as a real backend's tests would.
+    files: ['src/contract/**/*.ts', 'contract-tests/**/*.ts', 'src/fuzz/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['**/domain/*', '**/mock/*', '**/seed/*', 'fastify'] }],
+    },
+  },
+)
