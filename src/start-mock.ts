@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises'
 import type { FastifyInstance, FastifyServerOptions } from 'fastify'
 import { parseState } from './domain/parse-state.js'
 import type { MockState } from './domain/mock-state.js'
@@ -7,9 +8,10 @@ import { createTarget, type MockTarget } from './mock/create-target.js'
 import type { SimulatedConditions } from './mock/simulated-conditions.js'
 import type { StateHolder } from './mock/state-holder.js'
 import { DEFAULT_FIXTURES_PATH, readFixtureFile } from './seed/read-fixtures.js'
-import { generateState } from './seed/generate-state.js'
 import { loadSpec, type LoadedSpec } from './spec/load-spec.js'
-import { compileStateValidator } from './spec/state-schema.js'
+import { compileStateValidator, type StateValidator } from './spec/state-schema.js'
+import { openStartCache, type StartCache } from './start-cache.js'
+import { readVersion } from './read-version.js'
 
 export interface MockOptions extends SimulatedConditions {
   /** The OpenAPI document (default: the kit's openapi/users.yaml). */
@@ -36,21 +38,43 @@ export interface MockApp {
 
 /** The mock, built and seeded but not listening: for `inject()` tests and for the CLI. */
 export async function createMockApp(options: MockOptions = {}): Promise<MockApp> {
-  const spec = await loadSpec(options.spec)
-  const validateState = compileStateValidator(spec.dereferenced)
-  const fixtures = await readFixtureFile(options.fixtures ?? DEFAULT_FIXTURES_PATH, validateState)
-  const seed = generateState({
-    fixtures,
-    seed: options.seed ?? MOCK_DEFAULTS.seed,
-    usersPerOrganization: options.users ?? MOCK_DEFAULTS.users,
-  })
+  const cache = openStartCache()
+  const spec = await loadSpec(options.spec, cache)
+  // Compiled on first use: a start whose seed is cached validates nothing.
+  let validateState: StateValidator | undefined
+  const stateValidator = (): StateValidator => (validateState ??= compileStateValidator(spec.dereferenced))
+  const seed = await seedState(options, spec, stateValidator, cache)
   const { app, state } = await buildApp({
     ...options,
     spec,
     seed,
-    parseState: (input) => parseState(input, validateState),
+    parseState: (input) => parseState(input, stateValidator()),
   })
   return { app, state, spec, seed }
+}
+
+/**
+ * The fixtures plus faker's users. Deterministic from the fixture file, the document, the seed and
+ * the count, so it is remembered by their hash (start-cache.ts) and faker is only loaded on a miss.
+ */
+async function seedState(
+  options: MockOptions,
+  spec: LoadedSpec,
+  stateValidator: () => StateValidator,
+  cache: StartCache,
+): Promise<MockState> {
+  const fixturesPath = options.fixtures ?? DEFAULT_FIXTURES_PATH
+  const seed = options.seed ?? MOCK_DEFAULTS.seed
+  const usersPerOrganization = options.users ?? MOCK_DEFAULTS.users
+  const fixturesText = await readFile(fixturesPath, 'utf8').catch(() => undefined)
+  const inputs = [await readVersion(), JSON.stringify(spec.dereferenced), fixturesText ?? '', String(seed), String(usersPerOrganization)]
+  const cached = fixturesText === undefined ? undefined : await cache.read<MockState>('seed', inputs)
+  if (cached) return cached
+  const fixtures = await readFixtureFile(fixturesPath, stateValidator())
+  const { generateState } = await import('./seed/generate-state.js')
+  const state = generateState({ fixtures, seed, usersPerOrganization })
+  await cache.write('seed', inputs, state)
+  return state
 }
 
 export interface StartMockOptions extends MockOptions {

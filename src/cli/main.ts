@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { runMockCommand } from './mock-command.js'
-import { readVersion } from './read-version.js'
+import { readVersion } from '../read-version.js'
 
 const USAGE = `users-api-kit — mock, contract suite and fuzzer for the users API
 

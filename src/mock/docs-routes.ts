@@ -2,7 +2,6 @@ import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { OpenAPIV3_1 } from 'openapi-types'
-import { stringify as toYaml } from 'yaml'
 
 /**
  * The document as written, at /openapi.json and /openapi.yaml, and an interactive reference at /docs.
@@ -16,9 +15,10 @@ export async function registerDocsRoutes(app: FastifyInstance, document: OpenAPI
     transformSpecificationClone: true,
   })
   app.get('/openapi.json', { schema: { hide: true } }, async (request) => withOwnServer(document, request))
-  app.get('/openapi.yaml', { schema: { hide: true } }, async (request, reply) =>
-    reply.type('application/yaml; charset=utf-8').send(toYaml(withOwnServer(document, request))),
-  )
+  app.get('/openapi.yaml', { schema: { hide: true } }, async (request, reply) => {
+    const { stringify } = await import('yaml') // Loaded on first use: it weighs on the cold start.
+    return reply.type('application/yaml; charset=utf-8').send(stringify(withOwnServer(document, request)))
+  })
 }
 
 function withOwnServer(document: OpenAPIV3_1.Document, request: FastifyRequest): OpenAPIV3_1.Document {

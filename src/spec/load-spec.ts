@@ -1,15 +1,14 @@
-import { createHash } from 'node:crypto'
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
-import { compileErrors, dereference, validate } from '@readme/openapi-parser'
 import type { OpenAPIV3_1 } from 'openapi-types'
-import { parse as parseYaml } from 'yaml'
 import { AppError } from '../errors.js'
+import { openStartCache, type StartCache } from '../start-cache.js'
 
 /** The document shipped with the kit: `openapi/users.yaml`. */
 export const DEFAULT_SPEC_PATH = fileURLToPath(new URL('../../openapi/users.yaml', import.meta.url))
+
+/** Bumped when what loadSpec makes of a document changes, so that cached results are not reused. */
+const LOADER_VERSION = 'load-spec-1'
 
 export interface LoadedSpec {
   /** Where it was read from. */
@@ -23,15 +22,25 @@ export interface LoadedSpec {
 /**
  * Reads an OpenAPI 3.1 document (YAML or JSON), validates it against the OpenAPI schema and
  * dereferences it. A bad document is an AppError whose message says what is wrong and where.
+ * The result is remembered by the document's hash (see start-cache.ts).
  *
  * @example
  * const spec = await loadSpec() // openapi/users.yaml
  */
-export async function loadSpec(path: string = DEFAULT_SPEC_PATH): Promise<LoadedSpec> {
+export async function loadSpec(path: string = DEFAULT_SPEC_PATH, cache: StartCache = openStartCache()): Promise<LoadedSpec> {
   const text = await readText(path)
-  const document = parseDocument(text, path)
-  await validateOnce(document, text, path)
+  const inputs = [LOADER_VERSION, text]
+  const cached = await cache.read<Omit<LoadedSpec, 'path'>>('spec', inputs)
+  if (cached) return { path, ...cached }
+  const document = await parseDocument(text, path)
+  // Imported here, not at the top: a cached start needs neither the validator nor the YAML parser.
+  const { compileErrors, dereference, validate } = await import('@readme/openapi-parser')
+  const result = await validate(structuredClone(document) as never)
+  if (!result.valid) {
+    throw new AppError('INTERNAL', `${path} is not a valid OpenAPI document.\n${compileErrors(result)}`)
+  }
   const dereferenced = (await dereference(structuredClone(document) as never)) as OpenAPIV3_1.Document
+  await cache.write('spec', inputs, { document, dereferenced })
   return { path, document, dereferenced }
 }
 
@@ -44,10 +53,11 @@ async function readText(path: string): Promise<string> {
   }
 }
 
-function parseDocument(text: string, path: string): OpenAPIV3_1.Document {
+async function parseDocument(text: string, path: string): Promise<OpenAPIV3_1.Document> {
+  const { parse } = await import('yaml')
   let value: unknown
   try {
-    value = parseYaml(text)
+    value = parse(text)
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error)
     throw new AppError('INTERNAL', `${path} is neither YAML nor JSON: ${reason}`)
@@ -57,27 +67,4 @@ function parseDocument(text: string, path: string): OpenAPIV3_1.Document {
     throw new AppError('INTERNAL', `${path} must be an OpenAPI 3.1 document (found openapi: ${String(version)}).`)
   }
   return value as OpenAPIV3_1.Document
-}
-
-/**
- * Validating against the OpenAPI schema costs ~300 ms, most of the mock's cold start: a document
- * found valid once is remembered by its hash (in the OS's temporary folder) and not validated again.
- */
-async function validateOnce(document: OpenAPIV3_1.Document, text: string, path: string): Promise<void> {
-  const marker = join(tmpdir(), 'users-api-kit', `valid-${createHash('sha256').update(text).digest('hex')}`)
-  if (await exists(marker)) return
-  const result = await validate(structuredClone(document) as never)
-  if (!result.valid) {
-    throw new AppError('INTERNAL', `${path} is not a valid OpenAPI document.\n${compileErrors(result)}`)
-  }
-  await mkdir(join(tmpdir(), 'users-api-kit'), { recursive: true })
-    .then(() => writeFile(marker, path))
-    .catch(() => undefined) // A read-only temporary folder only costs the next start the validation.
-}
-
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  )
 }
