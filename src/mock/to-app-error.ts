@@ -1,4 +1,5 @@
 import { AppError, isAppError, type ValidationIssue } from '../errors.js'
+import { toValidationIssue } from '../spec/schema-issues.js'
 
 interface AjvIssue {
   instancePath: string
@@ -80,24 +81,10 @@ function fromValidation(issues: AjvIssue[], context = 'body'): AppError {
   })
 }
 
-/** An Ajv error as CONTRACT §5's `{ in, path, message }`, pointing at the offending key itself. */
+/** The name's pattern (docs/decisions/0002-name-pattern.md) says nothing to a person; this does. */
 function toIssue(issue: AjvIssue, part: ValidationIssue['in']): ValidationIssue {
-  const { additionalProperty, missingProperty, allowedValues } = issue.params
-  if (issue.keyword === 'additionalProperties' && typeof additionalProperty === 'string') {
-    return { in: part, path: `${issue.instancePath}/${escapePointer(additionalProperty)}`, message: 'is not allowed here' }
-  }
-  if (issue.keyword === 'required' && typeof missingProperty === 'string') {
-    return { in: part, path: `${issue.instancePath}/${escapePointer(missingProperty)}`, message: 'is required' }
-  }
-  if (issue.keyword === 'enum' && Array.isArray(allowedValues)) {
-    return { in: part, path: issue.instancePath, message: `must be one of ${allowedValues.join(', ')}` }
-  }
   if (issue.keyword === 'pattern' && issue.instancePath === '/name') {
     return { in: part, path: issue.instancePath, message: 'must be 1 to 100 characters once trimmed' }
   }
-  return { in: part, path: issue.instancePath, message: issue.message ?? `fails ${issue.keyword}` }
-}
-
-function escapePointer(key: string): string {
-  return key.replaceAll('~', '~0').replaceAll('/', '~1')
+  return toValidationIssue(issue, part)
 }
