@@ -20,11 +20,13 @@ export async function runMockCommand(args: string[]): Promise<number | undefined
   try {
     const { app, state, seed } = await createMockApp({ ...options, logger: loggerOptions(options.quiet) })
     await app.listen({ port: options.port, host: options.host })
+    // Before the banner: whoever reads it as "ready" may send SIGTERM at once, and without a handler
+    // that signal kills the process (no clean close, no exit code 0).
+    closeOnSignals(() => app.close())
     console.log(formatBanner({ url: serverUrl(app), options, seed, tokens: state.store.tokens() }))
     if (options.host === '0.0.0.0' || options.host === '::') {
       console.warn('Warning: the mock is open to your network, and so are its /__mock/ control routes.')
     }
-    closeOnSignals(() => app.close())
     return undefined
   } catch (error) {
     console.error(`users-api-kit mock: cannot start.\n${describeStartError(error, options)}`)
@@ -45,8 +47,10 @@ function loggerOptions(quiet: boolean): FastifyServerOptions['logger'] {
 
 function describeStartError(error: unknown, options: MockArgs): string {
   const { code, message } = error as { code?: string; message?: string }
-  if (code === 'EADDRINUSE') return `Port ${options.port} is in use. Stop what uses it, or pick another: --port ${options.port + 1} (or --port 0 for any free port).`
-  if (code === 'EADDRNOTAVAIL') return `Cannot bind ${options.host}: this machine has no such address. Try --host 127.0.0.1.`
+  if (code === 'EADDRINUSE')
+    return `Port ${options.port} is in use. Stop what uses it, or pick another: --port ${options.port + 1} (or --port 0 for any free port).`
+  if (code === 'EADDRNOTAVAIL')
+    return `Cannot bind ${options.host}: this machine has no such address. Try --host 127.0.0.1.`
   return message ?? String(error)
 }
 

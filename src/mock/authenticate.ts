@@ -3,7 +3,8 @@ import type { User } from '../domain/user.js'
 import type { UserStore } from '../domain/user-store.js'
 import { AppError } from '../errors.js'
 
-const HINT = 'Send the header Authorization: Bearer <token> with the token of an ACTIVE user (the mock lists them at GET /__mock/tokens).'
+const HINT =
+  'Send the header Authorization: Bearer <token> with the token of an ACTIVE user (the mock lists them at GET /__mock/tokens).'
 
 /**
  * CONTRACT §2: the caller comes from the Bearer token alone. A missing header, another scheme or an

@@ -10,7 +10,7 @@ import { authenticate } from './authenticate.js'
 import { BODY_LIMIT, registerBodyParsing } from './body-parsing.js'
 import { registerControlRoutes, type StateParser } from './control-routes.js'
 import { registerDocsRoutes } from './docs-routes.js'
-import { methodNotAllowed, OPERATION_HANDLERS } from './operation-handlers.js'
+import { methodNotAllowedError, OPERATION_HANDLERS } from './operation-handlers.js'
 import { registerProblemReplies, sendProblem } from './problem-replies.js'
 import { registerOperations } from './register-operations.js'
 import { delayAsAsked, failAsAsked, type SimulatedConditions } from './simulated-conditions.js'
@@ -65,6 +65,9 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
       methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
       exposedHeaders: ['WWW-Authenticate', 'Allow', 'Retry-After'],
       maxAge: 600,
+      // A plain OPTIONS (no Origin or no Access-Control-Request-Method) is no error: the strict default
+      // answers it a text/plain 400, and CONTRACT §5 wants every error as problem+json.
+      strictPreflight: false,
     })
   }
   app.decorateRequest('caller', null)
@@ -79,7 +82,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
     // `/api/users/` routes to `{id}` with an empty id: no such route (CONTRACT §4), not a bad id.
     if (Object.values(request.params as Record<string, string>).includes('')) throw noRoute(request, operations)
     const allow = request.routeOptions.config.allow ?? []
-    if (!allow.includes(request.method === 'HEAD' ? 'GET' : request.method)) methodNotAllowed({ request, allow })
+    if (!allow.includes(request.method === 'HEAD' ? 'GET' : request.method)) throw methodNotAllowedError(request, allow)
     failAsAsked(request, options)
   })
   registerOperations(app, operations, OPERATION_HANDLERS, state)
@@ -107,6 +110,11 @@ function isUnknownApiRoute(request: FastifyRequest): boolean {
 
 function noRoute(request: FastifyRequest, operations: Operation[]): AppError {
   const path = request.url.split('?')[0]
-  const routes = operations.filter((operation) => operation.succeeds).map((operation) => `${operation.method.toUpperCase()} ${operation.path}`)
-  return new AppError('NOT_FOUND', `No route ${request.method} ${path}. The users API answers ${routes.join(', ')}; its reference is at /docs.`)
+  const routes = operations
+    .filter((operation) => operation.succeeds)
+    .map((operation) => `${operation.method.toUpperCase()} ${operation.path}`)
+  return new AppError(
+    'NOT_FOUND',
+    `No route ${request.method} ${path}. The users API answers ${routes.join(', ')}; its reference is at /docs.`,
+  )
 }

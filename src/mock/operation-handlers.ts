@@ -19,9 +19,14 @@ function idOf(request: FastifyRequest): string {
   return (request.params as { id: string }).id
 }
 
-function methodNotAllowed({ request, allow }: HandlerContext): never {
+/** CONTRACT §4: a method the path does not answer, with `Allow`. */
+export function methodNotAllowedError(request: FastifyRequest, allow: string[]): AppError {
   const path = request.url.split('?')[0]
-  throw new AppError('METHOD_NOT_ALLOWED', `${path} answers ${allow.join(', ')} only.`, { allow })
+  return new AppError('METHOD_NOT_ALLOWED', `${path} answers ${allow.join(', ')} only.`, { allow })
+}
+
+function methodNotAllowed({ request, allow }: HandlerContext): never {
+  throw methodNotAllowedError(request, allow)
 }
 
 /** The handler of each operationId of the document; the mock refuses to start if one is missing. */

@@ -17,7 +17,9 @@ export function toProblem(error: AppError): Problem {
   const { status, title } = PROBLEMS[error.code]
   const problem: Problem = { type: 'about:blank', title, status, code: error.code, detail: error.message }
   if (error.code === 'VALIDATION_FAILED') {
-    problem.errors = error.details.errors?.length ? error.details.errors : [{ in: 'body', path: '', message: error.message }]
+    problem.errors = error.details.errors?.length
+      ? error.details.errors
+      : [{ in: 'body', path: '', message: error.message }]
   }
   return problem
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance, HTTPMethods, RouteShorthandOptions } from 'fastif
 import type { OpenAPIV3_1 } from 'openapi-types'
 import { allowedMethods, type Operation } from '../spec/operations.js'
 import { assertJsonBody } from './body-parsing.js'
+import { checkDecimalIntegers } from './decimal-integers.js'
 import { methodNotAllowed, type OperationHandler } from './operation-handlers.js'
 import type { StateHolder } from './state-holder.js'
 
@@ -32,7 +33,9 @@ export function registerOperations(
 ): void {
   const missing = operations.filter((operation) => !handlers[operation.operationId])
   if (missing.length > 0) {
-    throw new Error(`No handler for operation(s) ${missing.map((operation) => operation.operationId).join(', ')} of the document.`)
+    throw new Error(
+      `No handler for operation(s) ${missing.map((operation) => operation.operationId).join(', ')} of the document.`,
+    )
   }
   for (const operation of operations) {
     const handler = handlers[operation.operationId] as OperationHandler
@@ -42,11 +45,19 @@ export function registerOperations(
       url: toFastifyPath(operation.path),
       ...routeOptions(operation, allow),
       handler: async (request, reply) =>
-        handler({ request, reply, store: state.store, caller: request.caller as NonNullable<typeof request.caller>, allow }),
+        handler({
+          request,
+          reply,
+          store: state.store,
+          caller: request.caller as NonNullable<typeof request.caller>,
+          allow,
+        }),
     })
   }
   for (const path of new Set(operations.map((operation) => operation.path))) {
-    const documented = new Set(operations.filter((operation) => operation.path === path).map((operation) => operation.method.toUpperCase()))
+    const documented = new Set(
+      operations.filter((operation) => operation.path === path).map((operation) => operation.method.toUpperCase()),
+    )
     const allow = allowedMethods(operations, path)
     const refused = REFUSED_METHODS.filter((method) => !documented.has(method))
     if (refused.length === 0) continue
@@ -55,7 +66,13 @@ export function registerOperations(
       url: toFastifyPath(path),
       config: { api: true, allow },
       handler: async (request, reply) =>
-        methodNotAllowed({ request, reply, store: state.store, caller: request.caller as NonNullable<typeof request.caller>, allow }),
+        methodNotAllowed({
+          request,
+          reply,
+          store: state.store,
+          caller: request.caller as NonNullable<typeof request.caller>,
+          allow,
+        }),
     })
   }
 }
@@ -73,10 +90,13 @@ function routeOptions(operation: Operation, allow: string[]): RouteShorthandOpti
   if (params) schema.params = params
   const body = operation.requestBody?.content?.['application/json']?.schema
   if (body) schema.body = body
+  const preValidation = [body ? assertJsonBody : undefined, checkDecimalIntegers(operation.parameters)].filter(
+    (hook) => hook !== undefined,
+  )
   return {
     schema,
     config: { api: true, allow, jsonBody: body !== undefined, errorStatuses: errorStatuses(operation) },
-    ...(body ? { preValidation: assertJsonBody } : {}),
+    ...(preValidation.length > 0 ? { preValidation } : {}),
   }
 }
 

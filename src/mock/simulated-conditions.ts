@@ -46,11 +46,19 @@ export function failAsAsked(request: FastifyRequest, conditions: SimulatedCondit
   const documented = request.routeOptions.config.errorStatuses ?? []
   const errorCode = documented.includes(code) ? codeForStatus(code) : undefined
   if (!errorCode) {
-    throw new AppError('VALIDATION_FAILED', `Prefer: code=${code} is not a documented error of this operation (documented: ${documented.join(', ') || 'none'}).`, {
-      errors: [{ in: 'header', path: '/prefer', message: `code must be one of ${documented.join(', ')}` }],
-    })
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `Prefer: code=${code} is not a documented error of this operation (documented: ${documented.join(', ') || 'none'}).`,
+      {
+        errors: [{ in: 'header', path: '/prefer', message: `code must be one of ${documented.join(', ')}` }],
+      },
+    )
   }
-  throw new AppError(errorCode, `Returned because the request asked for it with Prefer: code=${code}.`, forcedDetails(code))
+  throw new AppError(
+    errorCode,
+    `Returned because the request asked for it with Prefer: code=${code}.`,
+    forcedDetails(code),
+  )
 }
 
 function forcedDetails(status: number): ErrorDetails {

@@ -37,7 +37,8 @@ const PART_NAMES: Record<ValidationIssue['in'], string> = {
 export function toAppError(error: unknown): AppError {
   if (isAppError(error)) return error
   const fastifyError = (error ?? {}) as FastifyLikeError
-  if (Array.isArray(fastifyError.validation)) return fromValidation(fastifyError.validation, fastifyError.validationContext)
+  if (Array.isArray(fastifyError.validation))
+    return fromValidation(fastifyError.validation, fastifyError.validationContext)
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new AppError('PAYLOAD_TOO_LARGE', 'The body is over the limit of 16384 bytes (16 KiB).')
@@ -60,7 +61,10 @@ export function toAppError(error: unknown): AppError {
 }
 
 export function unsupportedMediaType(): AppError {
-  return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON, with the header Content-Type: application/json.')
+  return new AppError(
+    'UNSUPPORTED_MEDIA_TYPE',
+    'Send the body as JSON, with the header Content-Type: application/json.',
+  )
 }
 
 function invalidBody(message: string): AppError {
@@ -68,7 +72,9 @@ function invalidBody(message: string): AppError {
 }
 
 function invalid(part: ValidationIssue['in'], path: string, message: string): AppError {
-  return new AppError('VALIDATION_FAILED', `The request is invalid: ${message}.`, { errors: [{ in: part, path, message }] })
+  return new AppError('VALIDATION_FAILED', `The request is invalid: ${message}.`, {
+    errors: [{ in: part, path, message }],
+  })
 }
 
 function fromValidation(issues: AjvIssue[], context = 'body'): AppError {

@@ -1,0 +1,148 @@
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { execa, type ResultPromise } from 'execa'
+import { afterEach, beforeAll, describe, expect, test } from 'vitest'
+import type { MockState } from '../src/domain/mock-state.js'
+
+// `users-api-kit mock`, as a developer runs it: the built CLI in its own process.
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const MAIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url))
+/** How long a start, or a stop after a signal, may take. */
+const WITHIN_MS = 10_000
+
+type Cli = ResultPromise<{ reject: false; cwd: string }>
+
+const running: Cli[] = []
+
+beforeAll(async () => {
+  // `npm test` builds first; a bare `vitest run` on a fresh checkout builds here.
+  if (!existsSync(MAIN)) await execa('npm', ['run', 'build'], { cwd: ROOT })
+}, 120_000)
+
+afterEach(() => {
+  for (const cli of running.splice(0)) if (cli.exitCode === null) cli.kill('SIGKILL')
+})
+
+function runCli(args: string[]): Cli {
+  const cli = execa('node', [MAIN, ...args], { reject: false, cwd: ROOT })
+  running.push(cli)
+  return cli
+}
+
+/** Starts the mock and waits for the end of its banner; answers the banner and the URL it names. */
+async function startCli(args: string[] = []): Promise<{ cli: Cli; banner: string; url: string }> {
+  const cli = runCli(['mock', '--port', '0', '--quiet', ...args])
+  let banner = ''
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`No banner within ${WITHIN_MS} ms. Output so far:\n${banner}`)),
+      WITHIN_MS,
+    )
+    cli.stdout.on('data', (chunk: Buffer) => {
+      banner += chunk.toString()
+      if (banner.includes('Ctrl-C stops it.')) {
+        clearTimeout(timer)
+        resolve()
+      }
+    })
+    cli.then(
+      (result) => reject(new Error(`The mock exited (${result.exitCode}) before its banner:\n${result.stderr}`)),
+      reject,
+    )
+  })
+  const url = /API\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/users/.exec(banner)?.[1]
+  if (!url) throw new Error(`The banner names no URL:\n${banner}`)
+  return { cli, banner, url }
+}
+
+async function stateOf(url: string): Promise<MockState> {
+  return (await (await fetch(`${url}/__mock/state`)).json()) as MockState
+}
+
+describe('users-api-kit mock', () => {
+  test('the banner prints the API URL, the docs URL and a curl with the owner token', async () => {
+    const { banner, url } = await startCli()
+    expect(banner).toContain(`${url}/api/users`)
+    expect(banner).toContain(`${url}/docs`)
+    expect(banner).toContain(`curl -H 'Authorization: Bearer owner-token' ${url}/api/users/me`)
+  })
+
+  test('the URL of the banner answers, and so does the curl it suggests', async () => {
+    const { url } = await startCli()
+    const me = await fetch(`${url}/api/users/me`, { headers: { authorization: 'Bearer owner-token' } })
+    expect(me.status).toBe(200)
+    expect(((await me.json()) as { data: { role: string } }).data.role).toBe('CLIENT_OWNER')
+    expect((await fetch(`${url}/docs`)).status).toBe(200)
+  })
+
+  test.each(['SIGTERM', 'SIGINT'] as const)(
+    '%s stops it with exit code 0, within a few seconds, and frees the port',
+    async (signal) => {
+      const { cli, url } = await startCli()
+      const started = performance.now()
+      cli.kill(signal)
+      const result = await cli
+      expect(result.exitCode).toBe(0)
+      expect(performance.now() - started).toBeLessThan(WITHIN_MS)
+      await expect(fetch(`${url}/__mock/tokens`)).rejects.toThrow()
+    },
+  )
+
+  test('--port abc: exit code 2 and a message naming --port', async () => {
+    const result = await runCli(['mock', '--port', 'abc'])
+    expect(result.exitCode).toBe(2)
+    expect(result.stderr).toContain('--port')
+    expect(result.stderr).toContain('abc')
+  })
+
+  test('--fixtures /nonexistent.json: exit code 2 and a message naming the file', async () => {
+    const result = await runCli(['mock', '--port', '0', '--fixtures', '/nonexistent.json'])
+    expect(result.exitCode).toBe(2)
+    expect(result.stderr).toContain('/nonexistent.json')
+  })
+
+  test('an unknown option: exit code 2 and a pointer to --help', async () => {
+    const result = await runCli(['mock', '--prot', '4010'])
+    expect(result.exitCode).toBe(2)
+    expect(result.stderr).toContain('--help')
+  })
+
+  test('--help: exit code 0 and the usage, with every option', async () => {
+    const result = await runCli(['mock', '--help'])
+    expect(result.exitCode).toBe(0)
+    expect(result.stdout).toContain('Usage: users-api-kit mock')
+    for (const option of [
+      '--port',
+      '--host',
+      '--seed',
+      '--users',
+      '--fixtures',
+      '--latency',
+      '--fail-rate',
+      '--cors',
+      '--quiet',
+    ]) {
+      expect(result.stdout).toContain(option)
+    }
+  })
+
+  test('users-api-kit --help: exit code 0 and the commands', async () => {
+    const result = await runCli(['--help'])
+    expect(result.exitCode).toBe(0)
+    expect(result.stdout).toContain('users-api-kit mock')
+  })
+
+  test('--seed 7 twice gives the same state; --seed 8 another', async () => {
+    const states: MockState[] = []
+    for (const seed of ['7', '7', '8']) {
+      const { cli, url } = await startCli(['--seed', seed, '--users', '10'])
+      states.push(await stateOf(url))
+      cli.kill('SIGTERM')
+      await cli
+    }
+    expect(states[0]!.users.length).toBeGreaterThan(10)
+    expect(states[1]).toEqual(states[0])
+    expect(states[2]).not.toEqual(states[0])
+  })
+})

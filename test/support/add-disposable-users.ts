@@ -1,0 +1,16 @@
+import type { FastifyInstance } from 'fastify'
+import { injectApi } from './inject-api.js'
+
+/**
+ * Fresh ACTIVE CLIENT_VIEWERs of the first organization (as `GET /__mock/target` creates them), that a
+ * test may change and delete.
+ */
+export async function addDisposableUsers(
+  app: FastifyInstance,
+  count = 1,
+): Promise<Array<{ id: string; token: string }>> {
+  const target = await injectApi<{ disposable: Array<{ id: string; token: string }> }>(app, {
+    url: `/__mock/target?disposable=${count}`,
+  })
+  return target.body.disposable
+}
