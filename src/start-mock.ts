@@ -67,7 +67,13 @@ async function seedState(
   const seed = options.seed ?? MOCK_DEFAULTS.seed
   const usersPerOrganization = options.users ?? MOCK_DEFAULTS.users
   const fixturesText = await readFile(fixturesPath, 'utf8').catch(() => undefined)
-  const inputs = [await readVersion(), JSON.stringify(spec.dereferenced), fixturesText ?? '', String(seed), String(usersPerOrganization)]
+  const inputs = [
+    await readVersion(),
+    JSON.stringify(spec.dereferenced),
+    fixturesText ?? '',
+    String(seed),
+    String(usersPerOrganization),
+  ]
   const cached = fixturesText === undefined ? undefined : await cache.read<MockState>('seed', inputs)
   if (cached) return cached
   const fixtures = await readFixtureFile(fixturesPath, stateValidator())

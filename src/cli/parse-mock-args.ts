@@ -67,7 +67,8 @@ export function parseMockArgs(args: string[]): MockArgs {
 function integer(flag: string, raw: string | undefined, fallback: number, min: number, max: number): number {
   if (raw === undefined) return fallback
   const value = Number(raw)
-  if (!/^\d+$/.test(raw) || value < min || value > max) throw new Error(`${flag} must be an integer from ${min} to ${max} (got "${raw}").`)
+  if (!/^\d+$/.test(raw) || value < min || value > max)
+    throw new Error(`${flag} must be an integer from ${min} to ${max} (got "${raw}").`)
   return value
 }
 
@@ -75,7 +76,8 @@ function latency(raw: string): { min: number; max: number } {
   const match = /^(\d+)(?:-(\d+))?$/.exec(raw)
   const min = Number(match?.[1])
   const max = match?.[2] === undefined ? min : Number(match[2])
-  if (!match || max < min) throw new Error(`--latency must be MIN-MAX in milliseconds, MIN <= MAX, such as 100-500 (got "${raw}").`)
+  if (!match || max < min)
+    throw new Error(`--latency must be MIN-MAX in milliseconds, MIN <= MAX, such as 100-500 (got "${raw}").`)
   return { min, max }
 }
 

@@ -57,7 +57,9 @@ export class UserStore {
     const user = userId === undefined ? undefined : this.users.get(userId)
     if (!user) throw new AppError('UNAUTHENTICATED', 'The token is unknown or was revoked.', { invalidToken: true })
     if (user.status !== 'ACTIVE') {
-      throw new AppError('UNAUTHENTICATED', `The token belongs to a user who is ${user.status}.`, { invalidToken: true })
+      throw new AppError('UNAUTHENTICATED', `The token belongs to a user who is ${user.status}.`, {
+        invalidToken: true,
+      })
     }
     return user
   }
@@ -91,7 +93,11 @@ export class UserStore {
     assertMayUpdate(caller, target, patch)
     // CONTRACT §4: INVITED users become active by accepting their invitation, never through PATCH.
     if (patch.status !== undefined && target.status === 'INVITED') {
-      throw new AppError('INVALID_TRANSITION', 'The status of an INVITED user cannot be changed; they become active by accepting their invitation.', { id })
+      throw new AppError(
+        'INVALID_TRANSITION',
+        'The status of an INVITED user cannot be changed; they become active by accepting their invitation.',
+        { id },
+      )
     }
     const changes = changedFields(target, patch)
     if (Object.keys(changes).length === 0) return target
@@ -180,7 +186,9 @@ function trimmedName(name: string): string {
   const length = [...trimmed].length
   if (length < 1 || length > 100) {
     const message = `must be 1 to 100 characters once trimmed (it has ${length})`
-    throw new AppError('VALIDATION_FAILED', `The name ${message}.`, { errors: [{ in: 'body', path: '/name', message }] })
+    throw new AppError('VALIDATION_FAILED', `The name ${message}.`, {
+      errors: [{ in: 'body', path: '/name', message }],
+    })
   }
   return trimmed
 }

@@ -27,7 +27,10 @@ export interface LoadedSpec {
  * @example
  * const spec = await loadSpec() // openapi/users.yaml
  */
-export async function loadSpec(path: string = DEFAULT_SPEC_PATH, cache: StartCache = openStartCache()): Promise<LoadedSpec> {
+export async function loadSpec(
+  path: string = DEFAULT_SPEC_PATH,
+  cache: StartCache = openStartCache(),
+): Promise<LoadedSpec> {
   const text = await readText(path)
   const inputs = [LOADER_VERSION, text]
   const cached = await cache.read<Omit<LoadedSpec, 'path'>>('spec', inputs)

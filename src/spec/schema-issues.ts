@@ -12,7 +12,11 @@ export function toValidationIssue(
   const params = error.params as Record<string, unknown>
   const { keyword, instancePath } = error
   if (keyword === 'additionalProperties' && typeof params.additionalProperty === 'string') {
-    return { in: part, path: `${instancePath}/${escapePointer(params.additionalProperty)}`, message: 'is not a known property (check its spelling)' }
+    return {
+      in: part,
+      path: `${instancePath}/${escapePointer(params.additionalProperty)}`,
+      message: 'is not a known property (check its spelling)',
+    }
   }
   if (keyword === 'required' && typeof params.missingProperty === 'string') {
     return { in: part, path: `${instancePath}/${escapePointer(params.missingProperty)}`, message: 'is required' }
