@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 import { runMockCommand } from './mock-command.js'
+import { runVerifyCommand } from './verify-command.js'
 import { readVersion } from '../read-version.js'
 
 const USAGE = `users-api-kit — mock, contract suite and fuzzer for the users API
 
 Usage:
   users-api-kit mock [options]     Start the stateful mock server (see: users-api-kit mock --help)
+  users-api-kit verify [options]   Run the contract suite against a backend (see: users-api-kit verify --help)
   users-api-kit --version
 
 Docs: README.md, and /docs on a running mock.`
@@ -13,6 +15,7 @@ Docs: README.md, and /docs on a running mock.`
 /** Each command resolves to its exit code, or to undefined while it keeps running (the mock). */
 const COMMANDS: Record<string, (args: string[]) => Promise<number | undefined>> = {
   mock: runMockCommand,
+  verify: runVerifyCommand,
 }
 
 async function main(argv: string[]): Promise<number | undefined> {

@@ -1,0 +1,102 @@
+import { onTestFinished, type TestContext } from 'vitest'
+import { ContractClient, type SendOptions } from '../../src/contract/contract-client.js'
+import { ContractViolation } from '../../src/contract/contract-violation.js'
+import type { Exchange } from '../../src/contract/exchange.js'
+import type { SuiteLayer } from '../../src/contract/response-schemas.js'
+import { readTargetFile, type ActorName, type DisposableUser, type Target } from '../../src/contract/target.js'
+import { loadSpec } from '../../src/spec/load-spec.js'
+import { RESPONSE_CHECKS } from '../checks/index.js'
+import { SUITE_ENV } from '../../src/contract/suite-env.js'
+
+/**
+ * What every scenario of the contract suite shares: the target, the document, and the client that
+ * checks every response. `verify` passes the run's settings through the environment (suite-env.ts).
+ */
+export interface Suite {
+  target: Target
+  client: ContractClient
+  layer: SuiteLayer
+  readOnly: boolean
+}
+
+async function openSuite(): Promise<Suite> {
+  const targetFile = process.env[SUITE_ENV.target]
+  if (!targetFile)
+    throw new Error(`The contract suite runs through \`users-api-kit verify\` (${SUITE_ENV.target} is not set).`)
+  const target = await readTargetFile(targetFile)
+  const spec = await loadSpec(process.env[SUITE_ENV.spec] || undefined)
+  const layer: SuiteLayer = process.env[SUITE_ENV.layer] === 'core' ? 'core' : 'all'
+  const timeoutMs = Number(process.env[SUITE_ENV.timeoutMs] ?? '10000')
+  const client = new ContractClient({ baseUrl: target.baseUrl, spec, checks: RESPONSE_CHECKS, layer, timeoutMs })
+  return { target, client, layer, readOnly: process.env[SUITE_ENV.readOnly] === '1' }
+}
+
+export const suite: Suite = await openSuite()
+
+/** Who sends a request: an actor of the target, a disposable user, or a raw token. */
+export type Sender = ActorName | DisposableUser | { token: string } | null
+
+export type Request = Omit<SendOptions, 'token'> & { as: Sender }
+
+/** Sends a request as someone; every response-level check runs on the answer. */
+export async function send({ as, ...options }: Request): Promise<Exchange> {
+  const token = as === null ? undefined : typeof as === 'string' ? suite.target.actors[as]?.token : as.token
+  if (as !== null && token === undefined) throw new Error(`No token for ${JSON.stringify(as)}: call needActor first.`)
+  return suite.client.send(token === undefined ? options : { ...options, token })
+}
+
+/** The actor's token, or the check is skipped, saying which actor the target lacks. */
+export function needActor(context: TestContext, name: ActorName): void {
+  if (!suite.target.actors[name]) context.skip(`the target has no "${name}" actor`)
+}
+
+/**
+ * The suite's disposable users, shared out by slot so that test files running in parallel never
+ * touch the same user: each file names its slots (see DISPOSABLE_SLOTS).
+ */
+export const DISPOSABLE_SLOTS = {
+  deleteByAdmin: 0,
+  deleteByOwner: 1,
+  authentication: 2,
+  update: 3,
+  permissions: 4,
+  isolation: 5,
+} as const
+
+export function needDisposable(context: TestContext, slot: keyof typeof DISPOSABLE_SLOTS): DisposableUser {
+  const user = suite.target.disposable[DISPOSABLE_SLOTS[slot]]
+  if (!user) {
+    const needed = Object.keys(DISPOSABLE_SLOTS).length
+    context.skip(`the target lists ${suite.target.disposable.length} disposable users; the suite needs ${needed}`)
+  }
+  return user as DisposableUser
+}
+
+/** Checks that write are skipped with `--read-only`, and counted as skipped. */
+export function needWrites(context: TestContext): void {
+  if (suite.readOnly) context.skip('--read-only: this check writes')
+}
+
+/** Runs `undo` when the check ends, passed or failed: every PATCH on a disposable user is undone. */
+export function undoAfter(undo: () => Promise<unknown>): void {
+  onTestFinished(async () => {
+    await undo()
+  })
+}
+
+/** Fails the check with a bug report unless the status is one of those expected. */
+export function expectStatus(exchange: Exchange, expected: number | number[], rule: string): void {
+  const allowed = Array.isArray(expected) ? expected : [expected]
+  if (!allowed.includes(exchange.response.status)) {
+    fail(exchange, rule, `Received: ${exchange.response.status}\nExpected: ${allowed.join(' or ')}`)
+  }
+}
+
+/** Fails the check with a bug report when `holds` is false. */
+export function expectRule(exchange: Exchange, holds: boolean, rule: string, message: string): void {
+  if (!holds) fail(exchange, rule, message)
+}
+
+function fail(exchange: Exchange, rule: string, message: string): never {
+  throw new ContractViolation([{ check: 'scenario', rule, message }], exchange)
+}

@@ -1,0 +1,106 @@
+import { parseArgs } from 'node:util'
+import { isAppError } from '../errors.js'
+import { assertReachable, resolveTarget } from '../contract/resolve-target.js'
+import { runSuite, type SuiteOutcome } from '../contract/run-suite.js'
+import { loadSpec } from '../spec/load-spec.js'
+
+export const VERIFY_USAGE = `users-api-kit verify — the contract suite, against any implementation of the users API
+
+Usage:
+  users-api-kit verify --target target.json        any deployment (see schemas/target.schema.json)
+  users-api-kit verify --base-url http://127.0.0.1:4010   a running users-api-kit mock
+
+  --spec FILE        The OpenAPI document to hold the backend to (default openapi/users.yaml)
+  --only core        Only what the API's reference states (x-contract: core), for backends that
+                     made other profile choices
+  --read-only        Skip every check that writes (and say how many)
+  --junit FILE       Write a JUnit XML report (for CI)
+  --json FILE        Write a JSON report (for tools)
+  --grep PATTERN     Only checks whose name matches PATTERN
+  --bail             Stop at the first failed check
+  --timeout MS       Per-request timeout (default 10000)
+  -h, --help         This help
+
+Exit codes: 0 every check passed, 1 a check failed, 2 the run could not start.`
+
+/** `users-api-kit verify`: 0 all passed, 1 a check failed, 2 could not start. */
+export async function runVerifyCommand(args: string[]): Promise<number> {
+  let options: ReturnType<typeof parseVerifyArgs>
+  try {
+    options = parseVerifyArgs(args)
+  } catch (error) {
+    console.error(`users-api-kit verify: ${(error as Error).message}\nSee: users-api-kit verify --help`)
+    return 2
+  }
+  if (options.help) {
+    console.log(VERIFY_USAGE)
+    return 0
+  }
+  let outcome: SuiteOutcome
+  try {
+    await loadSpec(options.spec)
+    const target = await resolveTarget(options, options.timeoutMs)
+    await assertReachable(target, options.timeoutMs)
+    outcome = await runSuite({ ...options, target })
+  } catch (error) {
+    console.error(
+      `users-api-kit verify: cannot run.\n${isAppError(error) || error instanceof Error ? error.message : String(error)}`,
+    )
+    return 2
+  }
+  console.log(formatSummary(outcome))
+  if (outcome.passed + outcome.failed === 0) {
+    console.error('users-api-kit verify: no check ran (see the skip reasons above), so nothing was verified.')
+    return 2
+  }
+  return outcome.failed > 0 ? 1 : 0
+}
+
+function parseVerifyArgs(args: string[]) {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: {
+      target: { type: 'string' },
+      'base-url': { type: 'string' },
+      spec: { type: 'string' },
+      only: { type: 'string' },
+      'read-only': { type: 'boolean' },
+      junit: { type: 'string' },
+      json: { type: 'string' },
+      grep: { type: 'string' },
+      bail: { type: 'boolean' },
+      timeout: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  })
+  if (!values.help && !values.target === !values['base-url'])
+    throw new Error('give exactly one of --target FILE and --base-url URL.')
+  if (values.only !== undefined && values.only !== 'core')
+    throw new Error(`--only takes "core" (got "${values.only}").`)
+  const timeoutMs = Number(values.timeout ?? '10000')
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1)
+    throw new Error(`--timeout must be a positive number of milliseconds (got "${values.timeout}").`)
+  return {
+    help: values.help ?? false,
+    targetFile: values.target,
+    baseUrl: values['base-url'],
+    spec: values.spec,
+    layer: values.only === 'core' ? ('core' as const) : ('all' as const),
+    readOnly: values['read-only'] ?? false,
+    junit: values.junit,
+    json: values.json,
+    grep: values.grep,
+    bail: values.bail ?? false,
+    timeoutMs,
+  }
+}
+
+function formatSummary(outcome: SuiteOutcome): string {
+  const lines = [
+    `\nusers-api-kit verify: ${outcome.passed} checks passed, ${outcome.failed} failed, ${outcome.skipped} skipped.`,
+  ]
+  for (const [reason, count] of outcome.skipReasons) lines.push(`  skipped ${count}: ${reason}`)
+  if (outcome.failures.length > 0) lines.push('Failed:', ...outcome.failures.map((name) => `  ✗ ${name}`))
+  return lines.join('\n')
+}
