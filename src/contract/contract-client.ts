@@ -78,7 +78,9 @@ export class ContractClient {
 
   private async exchange(options: SendOptions): Promise<Exchange> {
     const request = toRequest(this.options.baseUrl, options)
-    const pathname = new URL(request.url).pathname
+    // A base URL may carry a path prefix (`https://host/v2`): the document's paths follow it.
+    const basePath = new URL(this.options.baseUrl).pathname.replace(/\/+$/, '')
+    const pathname = new URL(request.url).pathname.slice(basePath.length)
     const operation = matchOperation(this.operations, request.method, pathname)
     let response: Response
     try {

@@ -28,3 +28,39 @@ export interface ExchangeResponse {
 export function mediaTypeOf(response: ExchangeResponse): string | undefined {
   return response.headers['content-type']?.split(';')[0]?.trim().toLowerCase()
 }
+
+/** Whether a media type carries JSON: `application/json`, `application/problem+json`, … */
+export function isJsonMediaType(mediaType: string | undefined): boolean {
+  return mediaType !== undefined && /[/+]json$/.test(mediaType)
+}
+
+/** A request header, whatever the case of its name (`Authorization` or `authorization`). */
+export function requestHeaderOf(request: ExchangeRequest, name: string): string | undefined {
+  const wanted = name.toLowerCase()
+  return Object.entries(request.headers).find(([key]) => key.toLowerCase() === wanted)?.[1]
+}
+
+/** The path a request addressed, without its query: `/api/users/me`. */
+export function pathnameOf(request: ExchangeRequest): string {
+  return new URL(request.url, 'http://target.invalid').pathname
+}
+
+/**
+ * The path of the document the exchange addressed (`/api/users/{id}`), or the concrete path when it
+ * matched no operation.
+ */
+export function documentedPathOf(exchange: Exchange): string {
+  return exchange.operation?.path ?? pathnameOf(exchange.request)
+}
+
+/** HEAD answers, 204 and 304 have no body by HTTP (RFC 9110 §6.4.1): body rules do not apply. */
+export function hasNoBodyByHttp(exchange: Exchange): boolean {
+  return exchange.request.method.toUpperCase() === 'HEAD' || [204, 304].includes(exchange.response.status)
+}
+
+/** Whether a media type is in a range of the document: `application/json` is in itself, `application/*`, `*\/*`. */
+export function isInMediaRange(mediaType: string, range: string): boolean {
+  const [type, subtype] = range.split(';')[0]?.trim().toLowerCase().split('/') ?? []
+  const [receivedType, receivedSubtype] = mediaType.toLowerCase().split('/')
+  return (type === '*' || type === receivedType) && (subtype === '*' || subtype === receivedSubtype)
+}

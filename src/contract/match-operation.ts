@@ -6,8 +6,10 @@ import type { Operation } from '../spec/operations.js'
  */
 export function matchOperation(operations: Operation[], method: string, pathname: string): Operation | undefined {
   const segments = pathname.split('/')
+  // HEAD is GET without a body (RFC 9110 §9.3.2): it answers as the GET operation does.
+  const wanted = method.toLowerCase() === 'head' ? 'get' : method.toLowerCase()
   const candidates = operations
-    .filter((operation) => operation.method === method.toLowerCase())
+    .filter((operation) => operation.method === wanted)
     .map((operation) => ({ operation, score: scorePath(operation.path.split('/'), segments) }))
     .filter((candidate) => candidate.score >= 0)
     .sort((a, b) => b.score - a.score)
