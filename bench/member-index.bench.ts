@@ -1,0 +1,193 @@
+/**
+ * Micro-benchmark of the member index behind GET /api/users: 100,000 users in one organization.
+ * Each case times what the store does per request: query, then `.slice(0, 20)` and `.length`
+ * (mutations: remove, mutate, add, then the next query, which applies them).
+ * Run: npx tsx --expose-gc bench/member-index.bench.ts   (--expose-gc makes the memory figures exact)
+ */
+import { Faker, base, en } from '@faker-js/faker'
+import { performance } from 'node:perf_hooks'
+import { MemberIndex, type MemberFilter, type MemberIndexOptions } from '../src/domain/member-index.js'
+import type { Role, User } from '../src/domain/user.js'
+
+const USER_COUNT = 100_000
+const ITERATIONS = 2_000
+const ORGANIZATION_ID = 'org_aaaaaaaaaaaaaaaaaaaa'
+/** Most members are viewers, as in a real organization. */
+const ROLE_WEIGHTS: ReadonlyArray<{ weight: number; value: Role }> = [
+  { weight: 1, value: 'CLIENT_OWNER' },
+  { weight: 9, value: 'CLIENT_ADMIN' },
+  { weight: 80, value: 'CLIENT_VIEWER' },
+  { weight: 10, value: 'BOT_USER' },
+]
+
+interface Timing {
+  case: string
+  'mean µs': number
+  'p50 µs': number
+  'p99 µs': number
+  'max µs': number
+  matches: number | string
+}
+
+function generateUsers(faker: Faker, count: number): User[] {
+  const emails = new Set<string>()
+  const start = Date.parse('2020-01-01T00:00:00.000Z')
+  return Array.from({ length: count }, (_, index) => {
+    const firstName = faker.person.firstName()
+    const lastName = faker.person.lastName()
+    let email = faker.internet.email({ firstName, lastName })
+    // CONTRACT §1: emails are unique (case-insensitive).
+    while (emails.has(email.toLowerCase())) email = faker.internet.email({ firstName, lastName })
+    emails.add(email.toLowerCase())
+    // Every tenth user shares the previous timestamp (bulk imports), so ids break ties.
+    const createdAt = new Date(start + (index % 10 === 0 ? index - 1 : index) * 60_000).toISOString()
+    return {
+      id: `usr_${faker.string.alphanumeric({ length: 20, casing: 'lower' })}`,
+      email,
+      name: `${firstName} ${lastName}`,
+      role: faker.helpers.weightedArrayElement(ROLE_WEIGHTS),
+      organizationId: ORGANIZATION_ID,
+      status: 'ACTIVE',
+      createdAt,
+      updatedAt: createdAt,
+    }
+  })
+}
+
+/** The JS heap plus the typed arrays' storage, which lives outside it, once garbage is gone. */
+async function measureMemoryMiB(): Promise<number> {
+  const gc = (globalThis as { gc?: () => void }).gc
+  // Array buffers are freed in the background after a collection: collect, wait, collect again.
+  gc?.()
+  await new Promise((resolve) => setTimeout(resolve, 200))
+  gc?.()
+  const { heapUsed, arrayBuffers } = process.memoryUsage()
+  return (heapUsed + arrayBuffers) / 2 ** 20
+}
+
+function round(value: number): number {
+  return Math.round(value * 10) / 10
+}
+
+/** Times `run` ITERATIONS times after a warm-up; `run` returns what it found, for the table. */
+function timeCase(name: string, run: (iteration: number) => number | string): Timing {
+  for (let iteration = 0; iteration < 200; iteration++) run(iteration)
+  const samples: number[] = []
+  let matches: number | string = 0
+  for (let iteration = 0; iteration < ITERATIONS; iteration++) {
+    const begin = performance.now()
+    matches = run(iteration)
+    samples.push((performance.now() - begin) * 1000)
+  }
+  samples.sort((a, b) => a - b)
+  const mean = samples.reduce((sum, sample) => sum + sample, 0) / samples.length
+  const percentile = (share: number): number => round(samples[Math.floor(samples.length * share)]!)
+  return {
+    case: name,
+    'mean µs': round(mean),
+    'p50 µs': percentile(0.5),
+    'p99 µs': percentile(0.99),
+    'max µs': round(samples.at(-1)!),
+    matches,
+  }
+}
+
+/** What the store does for one page: the page itself and the total. */
+function readPage(index: MemberIndex, filter: MemberFilter): number {
+  const matches = index.query(filter)
+  matches.slice(0, 20)
+  return matches.length
+}
+
+async function buildIndex(
+  users: readonly User[],
+  options: MemberIndexOptions,
+): Promise<{ index: MemberIndex; ms: number; memoryMiB: number }> {
+  const memoryBefore = await measureMemoryMiB()
+  const begin = performance.now()
+  const index = new MemberIndex(options)
+  for (const user of users) index.add(user)
+  // Changes are applied at the next query: the first one builds the index.
+  index.query({})
+  const ms = performance.now() - begin
+  return { index, ms, memoryMiB: (await measureMemoryMiB()) - memoryBefore }
+}
+
+function shuffle<Item>(faker: Faker, items: readonly Item[]): Item[] {
+  return faker.helpers.shuffle([...items])
+}
+
+function benchQueries(index: MemberIndex, users: User[], faker: Faker): Timing[] {
+  const threeLetterTerms = ['son', 'mar', 'ell', 'ber', 'ick', 'ott', 'ann', 'ley']
+  const fiveLetterTerms = ['smith', 'marie', 'ellen', 'berge', 'chris', 'scott', 'annie', 'hayes']
+  const renameNames = Array.from({ length: 64 }, () => faker.person.fullName())
+  return [
+    timeCase("search 'ab'", () => readPage(index, { search: 'ab' })),
+    timeCase("search 'son' (same term)", () => readPage(index, { search: 'son' })),
+    timeCase('search 3 letters (8 terms)', (i) => readPage(index, { search: threeLetterTerms[i % 8]! })),
+    timeCase("search 'smith' (same term)", () => readPage(index, { search: 'smith' })),
+    timeCase('search 5 letters (8 terms)', (i) => readPage(index, { search: fiveLetterTerms[i % 8]! })),
+    timeCase("search 'e'", () => readPage(index, { search: 'e' })),
+    timeCase("viewers + 'ab'", () => readPage(index, { role: 'CLIENT_VIEWER', search: 'ab' })),
+    timeCase("owners + 'e'", () => readPage(index, { role: 'CLIENT_OWNER', search: 'e' })),
+    timeCase("viewers + 'co'", () => readPage(index, { role: 'CLIENT_VIEWER', search: 'co' })),
+    timeCase('role, no search', () => readPage(index, { role: 'CLIENT_ADMIN' })),
+    timeCase('no filter', () => readPage(index, {})),
+    timeCase("rename, then search 'ab'", (i) => {
+      const user = users[(i * 7919) % users.length]!
+      index.remove(user)
+      user.name = renameNames[i % renameNames.length]!
+      index.add(user)
+      return readPage(index, { search: 'ab' })
+    }),
+    timeCase("role change, then search 'ab'", (i) => {
+      const user = users[(i * 7919) % users.length]!
+      index.remove(user)
+      user.role = user.role === 'CLIENT_ADMIN' ? 'CLIENT_VIEWER' : 'CLIENT_ADMIN'
+      index.add(user)
+      return readPage(index, { search: 'ab' })
+    }),
+    timeCase("status change, then search 'ab'", (i) => {
+      const user = users[(i * 7919) % users.length]!
+      index.remove(user)
+      user.status = user.status === 'ACTIVE' ? 'SUSPENDED' : 'ACTIVE'
+      index.add(user)
+      return readPage(index, { search: 'ab' })
+    }),
+    timeCase("delete + re-add, then search 'ab'", (i) => {
+      const user = users[(i * 7919) % users.length]!
+      index.remove(user)
+      readPage(index, { search: 'ab' })
+      index.add(user)
+      return readPage(index, { search: 'ab' })
+    }),
+  ]
+}
+
+async function runConfiguration(label: string, options: MemberIndexOptions): Promise<void> {
+  // Fresh users each time: the mutations of the previous run would turn renames into no-ops.
+  const users = generateUsers(new Faker({ locale: [en, base], seed: 1 }), USER_COUNT)
+  const { index, ms, memoryMiB } = await buildIndex(users, options)
+  console.log(`\n## ${label}: ${JSON.stringify(options)}`)
+  console.log(
+    `build ${round(ms)} ms, memory +${round(memoryMiB)} MiB (heap and typed arrays), rss ${round(process.memoryUsage().rss / 2 ** 20)} MiB`,
+  )
+  console.table(benchQueries(index, users, new Faker({ locale: [en, base], seed: 2 })))
+}
+
+async function main(): Promise<void> {
+  console.log(
+    `${USER_COUNT} users, node ${process.version}${'gc' in globalThis ? '' : ' (run with --expose-gc for exact heap figures)'}`,
+  )
+  const configurations: Array<[string, MemberIndexOptions]> = [
+    ['default: trigrams, memo of 16 results (repeated queries are memo hits)', {}],
+    ['memo off: every query computed', { memoSize: 0 }],
+    ['bigrams only, without memo', { maxGramLength: 2, memoSize: 0 }],
+  ]
+  for (const [label, options] of configurations) await runConfiguration(label, options)
+  const faker = new Faker({ locale: [en, base], seed: 1 })
+  const shuffled = await buildIndex(shuffle(faker, generateUsers(faker, USER_COUNT)), {})
+  console.log(`\nbuild from users in random order: ${round(shuffled.ms)} ms`)
+}
+
+await main()

@@ -1,0 +1,63 @@
+import type { Role, User } from './user.js'
+
+/** A user as the index files them: the values of the moment they were added. */
+export interface Member {
+  user: User
+  role: Role
+  lowerName: string
+  lowerEmail: string
+  /** Position in list order among every filed user (deleted ones included); -1 until filed. */
+  rank: number
+}
+
+/** What a user's change does to the index: unfile `before` (if any), file `after` (if any). */
+export interface MemberChange {
+  before: Member | undefined
+  after: Member | undefined
+}
+
+/**
+ * @example
+ * toMember({ name: 'Élodie', email: 'E@x.io', … }) // { lowerName: 'élodie', lowerEmail: 'e@x.io', … }
+ */
+export function toMember(user: User): Member {
+  // String.prototype.toLowerCase, never toLocaleLowerCase: CONTRACT §4 search is locale-independent.
+  return { user, role: user.role, lowerName: user.name.toLowerCase(), lowerEmail: user.email.toLowerCase(), rank: -1 }
+}
+
+/**
+ * Adds and removes not yet applied to the index, one net change per user id. Batching them lets a
+ * PATCH (remove, mutate, add) touch only what changed, and a bulk load be one sort instead of
+ * thousands of insertions in the middle of long arrays.
+ *
+ * @example
+ * changes.recordRemove(old); changes.recordAdd(renamed)
+ * changes.take() // [{ before: old, after: renamed }]
+ */
+export class PendingChanges {
+  readonly #changes = new Map<string, MemberChange>()
+
+  /** Call with the member as it is filed or pending now. */
+  recordRemove(member: Member): void {
+    const change = this.#changes.get(member.user.id)
+    if (change === undefined) this.#changes.set(member.user.id, { before: member, after: undefined })
+    else change.after = undefined
+  }
+
+  recordAdd(member: Member): void {
+    const change = this.#changes.get(member.user.id)
+    if (change === undefined) this.#changes.set(member.user.id, { before: undefined, after: member })
+    else change.after = member
+  }
+
+  get size(): number {
+    return this.#changes.size
+  }
+
+  /** The net changes, which are forgotten: the caller applies them. */
+  take(): MemberChange[] {
+    const changes = [...this.#changes.values()]
+    this.#changes.clear()
+    return changes
+  }
+}
