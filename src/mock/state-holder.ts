@@ -13,7 +13,9 @@ export class StateHolder {
     seed: MockState,
     private readonly now?: () => Date,
   ) {
-    this.baseline = structuredClone(seed)
+    // The store copies every user it is given, so the seed itself never changes: no clone needed
+    // (a clone of 100,000 users is ~50 MB more resident memory).
+    this.baseline = seed
     this.store = new UserStore(seed, now)
   }
 
