@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 
 /**
  * What the mock computes at start from its inputs alone (the validated, dereferenced document; the
@@ -15,22 +16,32 @@ export interface StartCache {
   write(kind: string, inputs: string[], value: unknown): Promise<void>
 }
 
+/**
+ * Filled at build time (scripts/fill-start-cache.ts) for the default document and seed, and read
+ * after the user's own folder: even a first `npm start` on a fresh machine starts from it.
+ */
+export const PREBUILT_CACHE_DIR = fileURLToPath(new URL('../dist/start-cache', import.meta.url))
+
 export function openStartCache(env: NodeJS.ProcessEnv = process.env): StartCache {
   const directory = env.USERS_API_KIT_CACHE_DIR ?? join(tmpdir(), 'users-api-kit-cache')
   const enabled = env.USERS_API_KIT_CACHE !== 'off'
-  const fileOf = (kind: string, inputs: string[]): string => join(directory, `${kind}-${hashOf(inputs)}.json`)
+  const fileOf = (folder: string, kind: string, inputs: string[]): string =>
+    join(folder, `${kind}-${hashOf(inputs)}.json`)
   return {
     async read<T>(kind: string, inputs: string[]): Promise<T | undefined> {
       if (!enabled) return undefined
-      try {
-        return JSON.parse(await readFile(fileOf(kind, inputs), 'utf8')) as T
-      } catch {
-        return undefined // Missing or unreadable: compute it again.
+      for (const folder of [directory, PREBUILT_CACHE_DIR]) {
+        try {
+          return JSON.parse(await readFile(fileOf(folder, kind, inputs), 'utf8')) as T
+        } catch {
+          // Missing or unreadable: try the next folder, then compute it again.
+        }
       }
+      return undefined
     },
     async write(kind: string, inputs: string[], value: unknown): Promise<void> {
       if (!enabled) return
-      const file = fileOf(kind, inputs)
+      const file = fileOf(directory, kind, inputs)
       const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`
       try {
         await mkdir(directory, { recursive: true })

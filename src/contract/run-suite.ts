@@ -2,6 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import type { Vitest } from 'vitest/node'
 import type { SuiteLayer } from './response-schemas.js'
 import { SUITE_ENV } from './suite-env.js'
 import type { Target } from './target.js'
@@ -60,7 +61,7 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteOutcome> 
   return outcome
 }
 
-type TestModules = ReturnType<Awaited<ReturnType<typeof import('vitest/node').startVitest>>['state']['getTestModules']>
+type TestModules = ReturnType<Vitest['state']['getTestModules']>
 
 function summarize(modules: TestModules): SuiteOutcome {
   const outcome: SuiteOutcome = { passed: 0, failed: 0, skipped: 0, skipReasons: new Map(), failures: [] }

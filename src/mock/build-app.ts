@@ -10,10 +10,11 @@ import { authenticate } from './authenticate.js'
 import { BODY_LIMIT, registerBodyParsing } from './body-parsing.js'
 import { registerControlRoutes, type StateParser } from './control-routes.js'
 import { registerDocsRoutes } from './docs-routes.js'
-import { methodNotAllowedError, OPERATION_HANDLERS } from './operation-handlers.js'
+import { OPERATION_HANDLERS } from './operation-handlers.js'
 import { registerProblemReplies, sendProblem } from './problem-replies.js'
 import { registerOperations } from './register-operations.js'
-import { delayAsAsked, failAsAsked, type SimulatedConditions } from './simulated-conditions.js'
+import { createApiRequestHook } from './api-request-hook.js'
+import { delayAsAsked, type SimulatedConditions } from './simulated-conditions.js'
 import { StateHolder } from './state-holder.js'
 
 declare module 'fastify' {
@@ -57,6 +58,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   configureValidation(app)
   registerBodyParsing(app)
   registerProblemReplies(app, (request) => noRoute(request, operations))
+
   if (options.cors !== false) {
     await app.register(cors, {
       origin: Array.isArray(options.cors) ? options.cors : true,
@@ -71,23 +73,22 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
     })
   }
   app.decorateRequest('caller', null)
-  app.addHook('onRequest', async (request) => {
-    const api = request.routeOptions.config.api === true
-    if (!api && !isUnknownApiRoute(request)) return
-    await delayAsAsked(request, options)
-    // CONTRACT §3: authentication comes first, also before an unknown route's 404.
-    request.caller = authenticate(request, state.store)
-    // CONTRACT §3: route and method (404, 405) come before the body is read (413, 415, 400).
-    if (!api) throw noRoute(request, operations)
-    // `/api/users/` routes to `{id}` with an empty id: no such route (CONTRACT §4), not a bad id.
-    if (Object.values(request.params as Record<string, string>).includes('')) throw noRoute(request, operations)
-    const allow = request.routeOptions.config.allow ?? []
-    if (!allow.includes(request.method === 'HEAD' ? 'GET' : request.method)) throw methodNotAllowedError(request, allow)
-    failAsAsked(request, options)
+  // CONTRACT §3: an unknown route under /api is a 404 after authentication, and before the body is
+  // read (413). Not async: every other request passes straight through.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!request.is404 || !isApiPath(request)) return done()
+    delayAsAsked(request, options)
+      .then(() => authenticate(request, state.store))
+      .then(() => done(noRoute(request, operations)), done)
   })
-  registerOperations(app, operations, OPERATION_HANDLERS, state)
+  const apiRequestHook = createApiRequestHook({
+    state,
+    conditions: options,
+    noRoute: (request) => noRoute(request, operations),
+  })
+  registerOperations(app, { operations, handlers: OPERATION_HANDLERS, state, apiRequestHook })
   registerControlRoutes(app, state, options.parseState)
-  await registerDocsRoutes(app, options.spec.document)
+  registerDocsRoutes(app, options.spec.document)
   return { app, state }
 }
 
@@ -103,9 +104,9 @@ function configureValidation(app: FastifyInstance): void {
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : parameterAjv).compile(schema))
 }
 
-function isUnknownApiRoute(request: FastifyRequest): boolean {
+function isApiPath(request: FastifyRequest): boolean {
   const path = request.url.split('?')[0] ?? ''
-  return request.is404 && (path === API_PREFIX || path.startsWith(`${API_PREFIX}/`))
+  return path === API_PREFIX || path.startsWith(`${API_PREFIX}/`)
 }
 
 function noRoute(request: FastifyRequest, operations: Operation[]): AppError {

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { ListQuery, User, UserPatch } from '../domain/user.js'
+import { toEnvelopeJson, toPageJson } from './user-json.js'
 import type { UserStore } from '../domain/user-store.js'
 import { AppError } from '../errors.js'
 
@@ -12,7 +13,7 @@ export interface HandlerContext {
   allow: string[]
 }
 
-/** What a handler answers: a body sent as JSON with a 200, or the reply it sent itself. */
+/** What a handler answers: the reply it sent. */
 export type OperationHandler = (context: HandlerContext) => unknown
 
 function idOf(request: FastifyRequest): string {
@@ -31,12 +32,12 @@ function methodNotAllowed({ request, allow }: HandlerContext): never {
 
 /** The handler of each operationId of the document; the mock refuses to start if one is missing. */
 export const OPERATION_HANDLERS: Record<string, OperationHandler> = {
-  listUsers: ({ request, store, caller }) => store.listUsers(caller, request.query as ListQuery),
-  getCurrentUser: ({ caller }) => ({ data: caller }),
-  getUser: ({ request, store, caller }) => ({ data: store.getUser(caller, idOf(request)) }),
-  updateUser: ({ request, store, caller }) => ({
-    data: store.updateUser(caller, idOf(request), request.body as UserPatch),
-  }),
+  listUsers: ({ request, reply, store, caller }) =>
+    sendJson(reply, toPageJson(store.listUsers(caller, request.query as ListQuery))),
+  getCurrentUser: ({ reply, caller }) => sendJson(reply, toEnvelopeJson(caller)),
+  getUser: ({ request, reply, store, caller }) => sendJson(reply, toEnvelopeJson(store.getUser(caller, idOf(request)))),
+  updateUser: ({ request, reply, store, caller }) =>
+    sendJson(reply, toEnvelopeJson(store.updateUser(caller, idOf(request), request.body as UserPatch))),
   deleteUser: ({ request, reply, store, caller }) => {
     store.deleteUser(caller, idOf(request))
     return reply.code(204).send()
@@ -47,3 +48,7 @@ export const OPERATION_HANDLERS: Record<string, OperationHandler> = {
 }
 
 export { methodNotAllowed }
+
+function sendJson(reply: FastifyReply, json: string): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(json)
+}

@@ -1,20 +1,25 @@
-import type { FastifyInstance, HTTPMethods, RouteShorthandOptions } from 'fastify'
+import type { FastifyInstance, HTTPMethods, onRequestAsyncHookHandler, RouteShorthandOptions } from 'fastify'
 import type { OpenAPIV3_1 } from 'openapi-types'
 import { allowedMethods, type Operation } from '../spec/operations.js'
 import { assertJsonBody } from './body-parsing.js'
 import { checkDecimalIntegers } from './decimal-integers.js'
 import { methodNotAllowed, type OperationHandler } from './operation-handlers.js'
+import type { ApiRoute } from './api-request-hook.js'
 import type { StateHolder } from './state-holder.js'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The route belongs to the users API: authenticated, subject to Prefer, latency and faults. */
-    api?: boolean
-    /** The error statuses the operation documents: what `Prefer: code=NNN` may ask for. */
-    errorStatuses?: number[]
     /** The methods the route's path answers (`Allow` of a 405). */
     allow?: string[]
   }
+}
+
+export interface OperationRoutes {
+  operations: Operation[]
+  handlers: Record<string, OperationHandler>
+  state: StateHolder
+  /** The users API's first steps (authentication, 404/405, simulations), given what a route knows. */
+  apiRequestHook: (route: ApiRoute) => onRequestAsyncHookHandler
 }
 
 /** Methods a documented path answers 405 to when undocumented (OPTIONS is CORS's, HEAD follows GET). */
@@ -27,9 +32,7 @@ const REFUSED_METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
  */
 export function registerOperations(
   app: FastifyInstance,
-  operations: Operation[],
-  handlers: Record<string, OperationHandler>,
-  state: StateHolder,
+  { operations, handlers, state, apiRequestHook }: OperationRoutes,
 ): void {
   const missing = operations.filter((operation) => !handlers[operation.operationId])
   if (missing.length > 0) {
@@ -44,6 +47,7 @@ export function registerOperations(
       method: operation.method.toUpperCase() as HTTPMethods,
       url: toFastifyPath(operation.path),
       ...routeOptions(operation, allow),
+      onRequest: apiRequestHook({ allow, errorStatuses: errorStatuses(operation) }),
       handler: async (request, reply) =>
         handler({
           request,
@@ -64,7 +68,8 @@ export function registerOperations(
     app.route({
       method: refused,
       url: toFastifyPath(path),
-      config: { api: true, allow },
+      config: { allow },
+      onRequest: apiRequestHook({ allow, errorStatuses: [] }),
       handler: async (request, reply) =>
         methodNotAllowed({
           request,
@@ -95,7 +100,7 @@ function routeOptions(operation: Operation, allow: string[]): RouteShorthandOpti
   )
   return {
     schema,
-    config: { api: true, allow, jsonBody: body !== undefined, errorStatuses: errorStatuses(operation) },
+    config: { allow, jsonBody: body !== undefined },
     ...(preValidation.length > 0 ? { preValidation } : {}),
   }
 }

@@ -28,6 +28,7 @@ export function parsePrefer(header: string | string[] | undefined): { code?: num
 
 /** Waits as `Prefer: delay` and `--latency` ask, before anything else happens to the request. */
 export async function delayAsAsked(request: FastifyRequest, conditions: SimulatedConditions): Promise<void> {
+  if (request.headers.prefer === undefined && !conditions.latency) return
   const { delay } = parsePrefer(request.headers.prefer)
   const random = conditions.random ?? Math.random
   const latency = conditions.latency
@@ -36,14 +37,14 @@ export async function delayAsAsked(request: FastifyRequest, conditions: Simulate
 }
 
 /** After authentication: `--fail-rate` and `Prefer: code=NNN` answer an error instead of the operation. */
-export function failAsAsked(request: FastifyRequest, conditions: SimulatedConditions): void {
+export function failAsAsked(request: FastifyRequest, conditions: SimulatedConditions, documented: number[]): void {
   const random = conditions.random ?? Math.random
   if (conditions.failRate && random() < conditions.failRate) {
     throw new AppError('SERVICE_UNAVAILABLE', 'Simulated failure (--fail-rate). Try again shortly.', { retryAfter: 1 })
   }
+  if (request.headers.prefer === undefined) return
   const { code } = parsePrefer(request.headers.prefer)
   if (code === undefined) return
-  const documented = request.routeOptions.config.errorStatuses ?? []
   const errorCode = documented.includes(code) ? codeForStatus(code) : undefined
   if (!errorCode) {
     throw new AppError(

@@ -1,0 +1,32 @@
+// @ts-check
+/**
+ * The benchmark's reference: a bare Fastify server with one GET route per path, each answering the
+ * exact JSON bytes the mock answered (no auth, no validation, no logging). Plain JavaScript, run by
+ * `node` like the mock's dist/, so that a cold start compares like with like.
+ *
+ * Usage: BENCH_BODIES=bodies.json node bench/bare-server.js --port N
+ *   bodies.json: { "/api/users/me": "<the JSON text>", ... }
+ * Prints `listening http://127.0.0.1:PORT` once it listens.
+ */
+import { readFileSync } from 'node:fs'
+import { parseArgs } from 'node:util'
+import Fastify from 'fastify'
+
+const { values } = parseArgs({ options: { port: { type: 'string', default: '0' } } })
+const bodiesFile = process.env.BENCH_BODIES
+if (!bodiesFile) throw new Error('BENCH_BODIES must name a JSON file of { path: body }.')
+/** @type {Record<string, string>} */
+const bodies = JSON.parse(readFileSync(bodiesFile, 'utf8'))
+
+const app = Fastify({ logger: false })
+for (const [path, body] of Object.entries(bodies)) {
+  app.get(path, (_request, reply) => {
+    reply.header('content-type', 'application/json; charset=utf-8').send(body)
+  })
+}
+await app.listen({ port: Number(values.port), host: '127.0.0.1' })
+const address = app.server.address()
+console.log(`listening http://127.0.0.1:${typeof address === 'object' && address ? address.port : values.port}`)
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
+  process.on(signal, () => void app.close().then(() => process.exit(0)))
+}

@@ -1,0 +1,61 @@
+/**
+ * `npm run bench`: the mock's benchmark. The machine it runs on is shared and noisy, so every speed
+ * figure is a ratio to a bare Fastify server measured in the same run, and every server runs in its own
+ * child process (the load generator, autocannon, keeps this process and its core to itself).
+ *
+ * Run: npm run bench   (= npm run build && tsx bench/run.ts)
+ *      npx tsx bench/run.ts --quick   (short runs to try the harness; leaves BENCHMARKS.md alone)
+ */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { parseArgs } from 'node:util'
+import { writeBenchmarksFile } from './benchmarks-file.js'
+import { compareColdStarts } from './cold-start.js'
+import { describeContention, describeMachine } from './describe-machine.js'
+import { measureLargeOrganization } from './large-organization.js'
+import { log } from './progress.js'
+import type { Report, Settings } from './report.js'
+import { compareThroughput } from './throughput.js'
+
+const FULL: Settings = { connections: 10, warmupSeconds: 2, seconds: 5, rounds: 2, coldStarts: 5 }
+const QUICK: Settings = { connections: 10, warmupSeconds: 1, seconds: 2, rounds: 1, coldStarts: 3 }
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false } } })
+  const settings = values.quick ? QUICK : FULL
+  const started = performance.now()
+  const machine = describeMachine()
+  const contentionAtStart = describeContention()
+  const scratch = await mkdtemp(join(tmpdir(), 'users-api-kit-bench-'))
+  try {
+    const bodiesFile = join(scratch, 'bodies.json')
+    log(
+      `bench: ${machine.cpus} CPUs, Node ${machine.node}; per server and request ${settings.rounds} run(s) of ${settings.warmupSeconds} s warm-up + ${settings.seconds} s`,
+    )
+    const { throughput, memory } = await compareThroughput(settings, bodiesFile, join(scratch, 'cache-throughput'))
+    const coldStart = await compareColdStarts(bodiesFile, settings.coldStarts, scratch)
+    const large = await measureLargeOrganization(settings, scratch)
+    const report: Report = {
+      settings,
+      machine,
+      throughput,
+      coldStart,
+      memory: [memory, ...large.memory],
+      large: large.figures,
+      totalSeconds: (performance.now() - started) / 1000,
+      contention: { atStart: contentionAtStart, atEnd: describeContention() },
+    }
+    const text = await writeBenchmarksFile(report, { write: !values.quick })
+    console.log(`\n${text}`)
+    log(values.quick ? 'bench: --quick, so BENCHMARKS.md was left alone.' : 'bench: wrote BENCHMARKS.md')
+  } finally {
+    await rm(scratch, { recursive: true, force: true })
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error)
+  process.exitCode = 1
+})
