@@ -62,8 +62,17 @@ export function checkGoals(report: Report): Check[] {
       pass: p99 !== undefined && p99 < query.goalP99!,
     })
   }
+  const suiteMs = median(report.contractSuite.wallMs)
+  checks.push({
+    figure: `Contract suite against a fresh mock (verify --base-url, spawn → exit): median`,
+    measured: `${(suiteMs / 1000).toFixed(1)} s`,
+    goal: `< ${SUITE_GOAL_SECONDS} s`,
+    pass: suiteMs < SUITE_GOAL_SECONDS * 1000,
+  })
   return checks
 }
+
+const SUITE_GOAL_SECONDS = 15
 
 export function notMeasured({ large }: Report): string {
   return large.gaveUpAfterMs === undefined

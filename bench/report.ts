@@ -8,6 +8,8 @@ export interface Settings {
   /** Alternated rounds per route: bare, mock, bare, mock… */
   rounds: number
   coldStarts: number
+  /** Runs of the contract suite against a fresh mock. */
+  suiteRuns: number
 }
 
 export interface Machine {
@@ -55,6 +57,8 @@ export interface Report {
     /** Every query of part 4; `figures` is absent when it was not measured. */
     queries: Array<{ label: string; goalP99: number | undefined; matches?: number; figures?: LoadFigures }>
   }
+  /** Part 5: `verify --base-url` against a fresh mock, wall time per run. */
+  contractSuite: { wallMs: number[]; checks: string }
   totalSeconds: number
   /** How busy the machine was with other work, at the start and at the end of the run. */
   contention: { atStart: string; atEnd: string }

@@ -13,14 +13,15 @@ import { performance } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
 import { writeBenchmarksFile } from './benchmarks-file.js'
 import { compareColdStarts } from './cold-start.js'
+import { measureContractSuite } from './contract-suite.js'
 import { describeContention, describeMachine } from './describe-machine.js'
 import { measureLargeOrganization } from './large-organization.js'
 import { log } from './progress.js'
 import type { Report, Settings } from './report.js'
 import { compareThroughput } from './throughput.js'
 
-const FULL: Settings = { connections: 10, warmupSeconds: 2, seconds: 5, rounds: 2, coldStarts: 5 }
-const QUICK: Settings = { connections: 10, warmupSeconds: 1, seconds: 2, rounds: 1, coldStarts: 3 }
+const FULL: Settings = { connections: 10, warmupSeconds: 2, seconds: 5, rounds: 2, coldStarts: 5, suiteRuns: 3 }
+const QUICK: Settings = { connections: 10, warmupSeconds: 1, seconds: 2, rounds: 1, coldStarts: 3, suiteRuns: 1 }
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false } } })
@@ -37,6 +38,7 @@ async function main(): Promise<void> {
     const { throughput, memory } = await compareThroughput(settings, bodiesFile, join(scratch, 'cache-throughput'))
     const coldStart = await compareColdStarts(bodiesFile, settings.coldStarts, scratch)
     const large = await measureLargeOrganization(settings, scratch)
+    const contractSuite = await measureContractSuite(settings.suiteRuns)
     const report: Report = {
       settings,
       machine,
@@ -44,6 +46,7 @@ async function main(): Promise<void> {
       coldStart,
       memory: [memory, ...large.memory],
       large: large.figures,
+      contractSuite,
       totalSeconds: (performance.now() - started) / 1000,
       contention: { atStart: contentionAtStart, atEnd: describeContention() },
     }

@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const MOCK_CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url))
+export const MOCK_CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url))
 const BARE_SERVER = fileURLToPath(new URL('./bare-server.js', import.meta.url))
 /** The mock's banner line `  API      http://127.0.0.1:PORT/api/users`; the bare server's `listening URL`. */
 const READY_LINE = /(?:API\s+|listening )(http:\/\/127\.0\.0\.1:(\d+))/

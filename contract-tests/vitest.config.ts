@@ -13,7 +13,11 @@ export default defineConfig({
     exclude: [],
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // Files share nothing (each owns its disposable users), so they run in parallel.
+    // Files share nothing (each owns its disposable users), so they run in parallel, in threads that
+    // keep their modules between files: loading the document and compiling its schemas once per
+    // worker instead of once per file takes the suite from ~12 s to ~5 s here.
     fileParallelism: true,
+    pool: 'threads',
+    isolate: false,
   },
 })

@@ -77,9 +77,12 @@ export function needWrites(context: TestContext): void {
   if (suite.readOnly) context.skip('--read-only: this check writes')
 }
 
-/** Runs `undo` when the check ends, passed or failed: every PATCH on a disposable user is undone. */
-export function undoAfter(undo: () => Promise<unknown>): void {
-  onTestFinished(async () => {
+/**
+ * Runs `undo` when the check ends, passed or failed: every PATCH on a disposable user is undone. Pass
+ * the test's context in concurrent tests, which vitest's global hook cannot tell apart.
+ */
+export function undoAfter(undo: () => Promise<unknown>, context?: TestContext): void {
+  ;(context?.onTestFinished ?? onTestFinished)(async () => {
     await undo()
   })
 }

@@ -1,0 +1,64 @@
+import { describe, test } from 'vitest'
+import { MEMBER_NAMES, userOf } from './support/api-user.js'
+import { expectProblem } from './support/expect-problem.js'
+import { listUsers, readMe } from './support/read-users.js'
+import { expectRule, expectStatus, needActor, send } from './support/suite.js'
+import { userPath } from './support/user-paths.js'
+
+// CONTRACT §3, the reading rows of the table, for every role. Nothing here writes.
+
+const READERS = ['owner', 'admin', 'viewer'] as const
+
+describe.concurrent('GET /api/users/me: every role', () => {
+  for (const name of MEMBER_NAMES)
+    test(`[core] the ${name} may read themselves: GET /api/users/me is 200`, async (context) => {
+      needActor(context, name)
+      const exchange = await send({ as: name, path: '/api/users/me' })
+      expectStatus(exchange, 200, 'Every role may call GET /api/users/me (CONTRACT §3)')
+    })
+})
+
+describe.concurrent('GET /api/users: owners, admins and viewers, not bots', () => {
+  for (const name of READERS)
+    test(`[profile] the ${name} may list users: 200`, async (context) => {
+      needActor(context, name)
+      const exchange = await send({ as: name, path: '/api/users' })
+      expectStatus(exchange, 200, 'Owners, admins and viewers may list users (CONTRACT §3)')
+    })
+
+  test('[profile] a bot may not list users: 403', async (context) => {
+    needActor(context, 'bot')
+    const exchange = await send({ as: 'bot', path: '/api/users' })
+    expectProblem(exchange, 403, 'FORBIDDEN', 'A bot may not list users (CONTRACT §3)')
+  })
+})
+
+describe.concurrent('GET /api/users/{id}: owners, admins and viewers anyone; bots themselves only', () => {
+  for (const name of READERS)
+    test(`[profile] the ${name} may read another user by id: 200`, async (context) => {
+      needActor(context, name)
+      const me = await readMe(name)
+      const other = (await listUsers(name, { limit: 2 })).items.find((user) => user.id !== me.id)
+      if (!other) return context.skip('the organization lists no other user')
+      const exchange = await send({ as: name, path: userPath(other.id) })
+      expectStatus(exchange, 200, `A ${me.role} may read any user of their organization (CONTRACT §3)`)
+      expectRule(exchange, userOf(exchange).id === other.id, 'GET by id answers that user', 'Received: another user')
+    })
+
+  for (const name of MEMBER_NAMES)
+    test(`[profile] the ${name} may read themselves by id: 200`, async (context) => {
+      needActor(context, name)
+      const me = await readMe(name)
+      const exchange = await send({ as: name, path: userPath(me.id) })
+      expectStatus(exchange, 200, 'Every role may read themselves by id (CONTRACT §3)')
+      expectRule(exchange, userOf(exchange).id === me.id, 'GET by id answers that user', 'Received: another user')
+    })
+
+  test('[profile] a bot may not read another user by id: 403', async (context) => {
+    needActor(context, 'bot')
+    needActor(context, 'owner')
+    const owner = await readMe('owner')
+    const exchange = await send({ as: 'bot', path: userPath(owner.id) })
+    expectProblem(exchange, 403, 'FORBIDDEN', 'A bot may read only itself (CONTRACT §3)')
+  })
+})

@@ -1,0 +1,23 @@
+import type { Exchange } from '../../src/contract/exchange.js'
+import { expectRule, expectStatus } from './suite.js'
+
+/** Methods an `Allow` header may add to the documented ones: they answer on any HTTP resource. */
+const ALWAYS_ANSWERED = ['HEAD', 'OPTIONS']
+
+/**
+ * A 405 whose `Allow` lists the documented methods of the path (CONTRACT §4), and no other but HEAD
+ * or OPTIONS.
+ */
+export function expectMethodNotAllowed(exchange: Exchange, documented: string[], rule: string): void {
+  expectStatus(exchange, 405, rule)
+  const header = exchange.response.headers.allow
+  const allow = (header ?? '')
+    .split(',')
+    .map((method) => method.trim().toUpperCase())
+    .filter((method) => method !== '')
+  const holds =
+    documented.every((method) => allow.includes(method)) &&
+    allow.every((method) => documented.includes(method) || ALWAYS_ANSWERED.includes(method))
+  const message = `Received: Allow ${JSON.stringify(header)}\nExpected: ${documented.join(', ')}`
+  expectRule(exchange, holds, 'A 405 carries Allow with the methods the path answers (CONTRACT §4)', message)
+}

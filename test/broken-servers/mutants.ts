@@ -1,0 +1,463 @@
+import { AppError } from '../../src/errors.js'
+import type { ListQuery, User, UserPatch } from '../../src/domain/user.js'
+import { asRole, findAnywhere, rewriteJson, wrapStore, type MockInternals } from './break-helpers.js'
+
+/**
+ * Deliberately broken implementations of the users API: the mock with one rule broken each. The
+ * contract suite must fail on each, and on the right check: `caughtBy` matches the failed checks'
+ * names and messages. One per rule family of the contract, at least.
+ */
+export interface Mutant {
+  name: string
+  /** The rule of CONTRACT.md it breaks. */
+  breaks: string
+  caughtBy: RegExp
+  apply(internals: MockInternals): void
+}
+
+const OWNER = 'CLIENT_OWNER'
+
+export const MUTANTS: Mutant[] = [
+  // ── Authentication (§2)
+  {
+    name: 'accepts-a-missing-authorization-header',
+    breaks: '§2 a missing Authorization header is a 401',
+    caughtBy: /missing Authorization header/i,
+    apply({ app, state }) {
+      app.addHook('onRequest', async (request) => {
+        if (request.url.startsWith('/api') && !request.headers.authorization) {
+          const owner = state.store.tokens().find(({ user }) => user.role === OWNER && user.status === 'ACTIVE')
+          if (owner) request.headers.authorization = `Bearer ${owner.token}`
+        }
+      })
+    },
+  },
+  {
+    name: 'drops-www-authenticate',
+    breaks: '§2 a 401 carries WWW-Authenticate: Bearer',
+    caughtBy: /www-authenticate/i,
+    apply({ app }) {
+      app.addHook('onSend', async (_request, reply, payload) => {
+        reply.removeHeader('www-authenticate')
+        return payload
+      })
+    },
+  },
+  {
+    name: 'says-invalid-token-without-a-token',
+    breaks: '§2 error="invalid_token" only when a non-empty Bearer token was refused',
+    caughtBy: /invalid_token/i,
+    apply({ app }) {
+      app.addHook('onSend', async (_request, reply, payload) => {
+        if (reply.statusCode === 401) reply.header('www-authenticate', 'Bearer error="invalid_token"')
+        return payload
+      })
+    },
+  },
+  {
+    name: 'lets-suspended-users-in',
+    breaks: '§2 a SUSPENDED user\'s token is a 401',
+    caughtBy: /suspend/i,
+    apply({ state }) {
+      wrapStore(state, 'authenticate', (original, store) => (token) => {
+        const entry = store.tokens().find((candidate) => candidate.token === token)
+        return entry?.user.status === 'SUSPENDED' ? entry.user : original(token)
+      })
+    },
+  },
+  {
+    name: 'keeps-deleted-users-tokens',
+    breaks: '§2/§4 a deleted user loses access at once',
+    caughtBy: /token/i,
+    apply({ state }) {
+      const deleted = new Map<string, User>()
+      wrapStore(state, 'deleteUser', (original, store) => (caller, id) => {
+        const entry = store.tokens().find(({ user }) => user.id === id)
+        original(caller, id)
+        if (entry) deleted.set(entry.token, entry.user)
+      })
+      wrapStore(state, 'authenticate', (original) => (token) => deleted.get(token) ?? original(token))
+    },
+  },
+  // ── The permission table (§3)
+  {
+    name: 'lets-bots-list',
+    breaks: '§3 GET /api/users is 403 for BOT_USER',
+    caughtBy: /bot/i,
+    apply({ state }) {
+      wrapStore(state, 'listUsers', (original) => (caller, query: ListQuery) =>
+        original(caller.role === 'BOT_USER' ? asRole(caller, 'CLIENT_VIEWER') : caller, query),
+      )
+    },
+  },
+  {
+    name: 'lets-bots-read-others',
+    breaks: '§3 GET /api/users/:id is own only for BOT_USER',
+    caughtBy: /bot/i,
+    apply({ state }) {
+      wrapStore(state, 'getUser', (original) => (caller, id) =>
+        original(caller.role === 'BOT_USER' ? asRole(caller, 'CLIENT_VIEWER') : caller, id),
+      )
+    },
+  },
+  {
+    name: 'lets-viewers-rename-others',
+    breaks: '§3 PATCH name is own only for CLIENT_VIEWER',
+    caughtBy: /viewer/i,
+    apply({ state }) {
+      wrapStore(state, 'updateUser', (original) => (caller, id, patch: UserPatch) =>
+        original(caller.role === 'CLIENT_VIEWER' && patch.name !== undefined ? asRole(caller, 'CLIENT_ADMIN') : caller, id, patch),
+      )
+    },
+  },
+  {
+    name: 'lets-admins-change-owners',
+    breaks: '§3 an admin may not change an owner',
+    caughtBy: /owner/i,
+    apply({ state }) {
+      wrapStore(state, 'updateUser', (original) => (caller, id, patch) =>
+        original(caller.role === 'CLIENT_ADMIN' ? asRole(caller, OWNER) : caller, id, patch),
+      )
+    },
+  },
+  {
+    name: 'lets-admins-grant-owner',
+    breaks: '§3 an admin never sets role CLIENT_OWNER',
+    caughtBy: /CLIENT_OWNER|owner/i,
+    apply({ state }) {
+      wrapStore(state, 'updateUser', (original) => (caller, id, patch) =>
+        original(caller.role === 'CLIENT_ADMIN' && patch.role === OWNER ? asRole(caller, OWNER) : caller, id, patch),
+      )
+    },
+  },
+  {
+    name: 'lets-users-change-their-own-role',
+    breaks: '§3 nobody changes their own role or status',
+    caughtBy: /own (role|status)|themselves|self/i,
+    apply({ state }) {
+      wrapStore(state, 'updateUser', (original, store) => (caller, id, patch) => {
+        if (caller.id !== id || (patch.role === undefined && patch.status === undefined)) return original(caller, id, patch)
+        const user = findAnywhere(store, id) as User
+        Object.assign(user, patch.role ? { role: patch.role } : {}, patch.status ? { status: patch.status } : {})
+        return user
+      })
+    },
+  },
+  {
+    name: 'lets-users-delete-themselves',
+    breaks: '§3 nobody deletes themselves',
+    caughtBy: /delete.*(themselves|self|own)|(themselves|self).*delete/i,
+    apply({ state }) {
+      wrapStore(state, 'deleteUser', (original, store) => (caller, id) => {
+        if (caller.id !== id) return original(caller, id)
+        const owner = store.tokens().find(({ user }) => user.role === OWNER && user.organizationId === caller.organizationId)
+        return original(owner ? owner.user : caller, id)
+      })
+    },
+  },
+  {
+    name: 'lets-viewers-delete',
+    breaks: '§3 DELETE is 403 for CLIENT_VIEWER',
+    caughtBy: /viewer/i,
+    apply({ state }) {
+      wrapStore(state, 'deleteUser', (original) => (caller, id) =>
+        original(caller.role === 'CLIENT_VIEWER' ? asRole(caller, 'CLIENT_ADMIN') : caller, id),
+      )
+    },
+  },
+  // ── Tenant isolation (§3)
+  {
+    name: 'answers-403-for-other-organizations',
+    breaks: '§3 another organization\'s id is 404, never 403',
+    caughtBy: /404|organization|outsider/i,
+    apply({ state }) {
+      wrapStore(state, 'getUser', (original, store) => (caller, id) => {
+        const user = findAnywhere(store, id)
+        if (user && user.organizationId !== caller.organizationId) throw new AppError('FORBIDDEN', 'Not yours.')
+        return original(caller, id)
+      })
+    },
+  },
+  {
+    name: 'shows-other-organizations-users',
+    breaks: '§3 existence never leaks across organizations',
+    caughtBy: /404|organization|outsider/i,
+    apply({ state }) {
+      wrapStore(state, 'getUser', (original, store) => (caller, id) => {
+        const user = findAnywhere(store, id)
+        return user && user.organizationId !== caller.organizationId ? user : original(caller, id)
+      })
+    },
+  },
+  {
+    name: 'lists-other-organizations',
+    breaks: '§4 the list never shows another organization\'s users',
+    caughtBy: /organization|outsider/i,
+    apply({ state }) {
+      wrapStore(state, 'listUsers', (original, store) => (caller, query) => {
+        const page = original(caller, query)
+        const stranger = store.tokens().find(({ user }) => user.organizationId !== caller.organizationId)?.user
+        return stranger && query.page === 1 ? { ...page, data: [...page.data, stranger].slice(-query.limit) } : page
+      })
+    },
+  },
+  // ── Listing (§4)
+  {
+    name: 'clamps-the-limit',
+    breaks: '§4 out-of-range values are a 400, never clamped',
+    caughtBy: /limit|400/i,
+    apply({ app }) {
+      app.addHook('preValidation', async (request) => {
+        const query = request.query as Record<string, unknown>
+        if (Number(query.limit) > 100) query.limit = '100'
+      })
+    },
+  },
+  {
+    name: 'reads-roles-case-insensitively',
+    breaks: '§4 enumerations are case-sensitive: role=client_viewer is a 400',
+    caughtBy: /role|400/i,
+    apply({ app }) {
+      app.addHook('preValidation', async (request) => {
+        const query = request.query as Record<string, unknown>
+        if (typeof query.role === 'string') query.role = query.role.toUpperCase()
+      })
+    },
+  },
+  {
+    name: 'searches-case-sensitively',
+    breaks: '§4 search is case-insensitive',
+    caughtBy: /search|case/i,
+    apply({ state }) {
+      wrapStore(state, 'listUsers', (original) => (caller, query) => {
+        const page = original(caller, { ...query, page: 1, limit: 100 })
+        if (!query.search) return original(caller, query)
+        const term = query.search
+        const data = page.data.filter((user) => user.name.includes(term) || user.email.includes(term))
+        return { data: data.slice((query.page - 1) * query.limit, query.page * query.limit), meta: { ...page.meta, page: query.page, limit: query.limit, total: data.length, totalPages: Math.ceil(data.length / query.limit) } }
+      })
+    },
+  },
+  {
+    name: 'orders-newest-first',
+    breaks: '§4 order is createdAt then id, ascending',
+    caughtBy: /order|createdAt/i,
+    apply({ app }) {
+      rewriteJson(app, (body, request) => {
+        if (request.routeOptions.url === '/api/users' && Array.isArray(body.data)) body.data = [...body.data].reverse()
+        return body
+      })
+    },
+  },
+  {
+    name: 'rounds-total-pages-down',
+    breaks: '§4 totalPages = ceil(total / limit)',
+    caughtBy: /totalPages|pages/i,
+    apply({ app }) {
+      rewriteJson(app, (body) => {
+        const meta = body.meta as { total: number; limit: number; totalPages: number } | undefined
+        if (meta) meta.totalPages = Math.floor(meta.total / meta.limit)
+        return body
+      })
+    },
+  },
+  {
+    name: 'answers-404-past-the-end',
+    breaks: '§4 a page past the end is a 200 with data []',
+    caughtBy: /past the end/i,
+    apply({ app }) {
+      app.addHook('onSend', async (request, reply, payload) => {
+        if (request.routeOptions.url !== '/api/users' || reply.statusCode !== 200 || typeof payload !== 'string') return payload
+        const body = JSON.parse(payload) as { data: unknown[]; meta: { page: number } }
+        if (body.data.length > 0 || body.meta.page === 1) return payload
+        reply.code(404).type('application/problem+json')
+        return JSON.stringify({ type: 'about:blank', title: 'Not Found', status: 404, code: 'NOT_FOUND', detail: 'No such page.' })
+      })
+    },
+  },
+  // ── GET /me (§4)
+  {
+    name: 'allows-patch-on-me',
+    breaks: '§4 PATCH /api/users/me is a 405 with Allow: GET',
+    caughtBy: /405|Allow|\bme\b/i,
+    apply({ app }) {
+      app.addHook('preHandler', async (request, reply) => {
+        if (request.method === 'PATCH' && request.url.split('?')[0] === '/api/users/me') {
+          return reply.code(200).send({ data: request.caller })
+        }
+      })
+    },
+  },
+  // ── PATCH (§4)
+  {
+    name: 'ignores-unknown-keys',
+    breaks: '§4 an unknown key in a PATCH body is a 400',
+    caughtBy: /unknown key|400/i,
+    apply({ app }) {
+      app.addHook('preValidation', async (request) => {
+        const body = request.body as Record<string, unknown> | undefined
+        if (request.method === 'PATCH' && body && typeof body === 'object' && !Array.isArray(body)) {
+          for (const key of Object.keys(body)) if (!['name', 'role', 'status'].includes(key)) delete body[key]
+        }
+      })
+    },
+  },
+  {
+    name: 'accepts-any-content-type',
+    breaks: '§4 a body that is not application/json is a 415',
+    caughtBy: /415|content.type|text\/plain/i,
+    apply({ app }) {
+      app.addHook('onRequest', async (request) => {
+        if (request.method === 'PATCH' && request.headers['content-type']?.startsWith('text/plain')) {
+          request.headers['content-type'] = 'application/json'
+        }
+      })
+    },
+  },
+  {
+    name: 'stores-names-untrimmed',
+    breaks: '§1 names are stored trimmed',
+    caughtBy: /trim/i,
+    apply({ state }) {
+      wrapStore(state, 'updateUser', (original, store) => (caller, id, patch) => {
+        const user = original(caller, id, patch)
+        if (patch.name !== undefined && patch.name !== patch.name.trim()) Object.assign(findAnywhere(store, id) ?? user, { name: patch.name })
+        return user
+      })
+    },
+  },
+  {
+    name: 'bumps-updated-at-on-no-op',
+    breaks: '§4 setting a field to its value changes nothing (updatedAt stays)',
+    caughtBy: /updatedAt|no-op|changes nothing/i,
+    apply({ state }) {
+      wrapStore(state, 'updateUser', (original) => (caller, id, patch) => {
+        const user = original(caller, id, patch)
+        user.updatedAt = new Date(Math.max(Date.now(), Date.parse(user.updatedAt) + 1)).toISOString()
+        return user
+      })
+    },
+  },
+  {
+    name: 'activates-invited-users',
+    breaks: '§4 the status of an INVITED user cannot change: 409',
+    caughtBy: /INVITED|409/i,
+    apply({ state }) {
+      wrapStore(state, 'updateUser', (original, store) => (caller, id, patch) => {
+        const user = findAnywhere(store, id)
+        if (user?.status === 'INVITED' && patch.status && caller.role === OWNER) {
+          user.status = patch.status
+          return user
+        }
+        return original(caller, id, patch)
+      })
+    },
+  },
+  // ── DELETE (§4)
+  {
+    name: 'deletes-with-a-body',
+    breaks: '§4 DELETE answers 204 with an empty body',
+    caughtBy: /204|empty|body/i,
+    apply({ app }) {
+      app.addHook('onSend', async (request, reply, payload) => {
+        if (request.method !== 'DELETE' || reply.statusCode !== 204) return payload
+        reply.code(200).type('application/json; charset=utf-8')
+        return JSON.stringify({ deleted: true })
+      })
+    },
+  },
+  {
+    name: 'keeps-deleted-users-listed',
+    breaks: '§4 a deleted user no longer appears in the list',
+    caughtBy: /list|gone|deleted/i,
+    apply({ state }) {
+      const deleted: User[] = []
+      wrapStore(state, 'deleteUser', (original, store) => (caller, id) => {
+        const user = findAnywhere(store, id)
+        original(caller, id)
+        if (user) deleted.push(user)
+      })
+      wrapStore(state, 'listUsers', (original) => (caller, query) => {
+        const page = original(caller, query)
+        const ghosts = deleted.filter((user) => user.organizationId === caller.organizationId)
+        return { ...page, data: [...ghosts, ...page.data].slice(0, query.limit), meta: { ...page.meta, total: page.meta.total + ghosts.length } }
+      })
+    },
+  },
+  // ── Errors (§5) and other routes
+  {
+    name: 'sends-errors-as-plain-json',
+    breaks: '§5 every error is application/problem+json',
+    caughtBy: /problem\+json/i,
+    apply({ app }) {
+      app.addHook('onSend', async (_request, reply, payload) => {
+        if (reply.statusCode >= 400) reply.type('application/json; charset=utf-8')
+        return payload
+      })
+    },
+  },
+  {
+    name: 'drops-validation-errors',
+    breaks: '§5 a 400 carries errors',
+    caughtBy: /errors/i,
+    apply({ app }) {
+      rewriteJson(app, (body, _request, reply) => {
+        if (reply.statusCode === 400) delete body.errors
+        return body
+      })
+    },
+  },
+  {
+    name: 'drops-allow-on-405',
+    breaks: '§4 a 405 carries Allow',
+    caughtBy: /allow/i,
+    apply({ app }) {
+      app.addHook('onSend', async (_request, reply, payload) => {
+        reply.removeHeader('allow')
+        return payload
+      })
+    },
+  },
+  {
+    name: 'accepts-oversized-bodies-as-bad-requests',
+    breaks: '§5 bodies over 16 KiB are a 413',
+    caughtBy: /413|16 KiB|too large/i,
+    apply({ app }) {
+      rewriteJson(app, (body, _request, reply) => {
+        if (reply.statusCode !== 413) return body
+        reply.code(400)
+        return { ...body, status: 400, code: 'VALIDATION_FAILED', title: 'Bad Request', errors: [{ in: 'body', path: '', message: 'too big' }] }
+      })
+    },
+  },
+  {
+    name: 'answers-unknown-routes',
+    breaks: '§4 any other path under /api is a 404',
+    caughtBy: /404|unknown route|NOT_FOUND/i,
+    apply({ app }) {
+      app.get('/api/nothing', async () => ({ data: [] }))
+    },
+  },
+  {
+    name: 'drops-a-required-field',
+    breaks: '§1 every user has createdAt (schema conformance)',
+    caughtBy: /body-matches-schema|createdAt/i,
+    apply({ app }) {
+      rewriteJson(app, (body) => {
+        const data = body.data as Record<string, unknown> | undefined
+        if (data && !Array.isArray(data)) delete data.createdAt
+        return body
+      })
+    },
+  },
+  {
+    name: 'crashes-on-a-bad-query',
+    breaks: '§3/§5 bad input is a 4xx, never a 500',
+    caughtBy: /500|status-is-documented/i,
+    apply({ app }) {
+      app.addHook('preValidation', async (request) => {
+        if ((request.query as Record<string, unknown>).limit === 'abc') throw new Error('boom')
+      })
+    },
+  },
+]

@@ -1,0 +1,52 @@
+import { afterAll, describe, expect, test } from 'vitest'
+import { createTarget } from '../src/mock/create-target.js'
+import { createMockApp, serverUrl } from '../src/start-mock.js'
+import { MUTANTS, type Mutant } from './broken-servers/mutants.js'
+import { runVerify, type VerifyRun } from './support/run-verify.js'
+
+/** A mock on a free port, broken by `mutant` when given, and a target for it. */
+async function startServer(mutant?: Mutant) {
+  const { app, state } = await createMockApp({ users: 8 })
+  mutant?.apply({ app, state })
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const target = createTarget(state.store, serverUrl(app), 6)
+  return { target, close: () => app.close() }
+}
+
+const kills: Array<{ mutant: string; caught: boolean }> = []
+
+afterAll(() => {
+  const caught = kills.filter((kill) => kill.caught).length
+  console.log(`contract suite kill rate: ${caught}/${kills.length} broken implementations caught on the right check`)
+})
+
+describe('the contract suite', () => {
+  test('passes every check against a fresh mock, and exits 0', async () => {
+    const server = await startServer()
+    try {
+      const run = await runVerify(server.target)
+      expect(run.failures, run.output).toEqual([])
+      expect(run.exitCode, run.output).toBe(0)
+      expect(run.passed).toBeGreaterThan(100)
+    } finally {
+      await server.close()
+    }
+  })
+
+  test.each(MUTANTS.map((mutant) => [mutant.name, mutant] as const))(
+    'catches a server that %s, on the right check',
+    async (_name, mutant) => {
+      const server = await startServer(mutant)
+      let run: VerifyRun
+      try {
+        run = await runVerify(server.target)
+      } finally {
+        await server.close()
+      }
+      const caught = run.failures.some((failure) => mutant.caughtBy.test(failure))
+      kills.push({ mutant: mutant.name, caught })
+      expect(run.exitCode, run.output).toBe(1)
+      expect(caught, `None of the ${run.failures.length} failures matches ${mutant.caughtBy} (${mutant.breaks}):\n${run.failures.map((failure) => failure.split('\n')[0]).join('\n')}`).toBe(true)
+    },
+  )
+})

@@ -1,0 +1,49 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { execa } from 'execa'
+import type { MockTarget } from '../../src/mock/create-target.js'
+
+export interface VerifyRun {
+  exitCode: number
+  output: string
+  /** Failed checks: full name and failure messages, one string each. */
+  failures: string[]
+  passed: number
+  failed: number
+  skipped: number
+}
+
+interface JsonReport {
+  numPassedTests: number
+  numFailedTests: number
+  numPendingTests: number
+  testResults: Array<{ message?: string; assertionResults: Array<{ fullName: string; status: string; failureMessages: string[] }> }>
+}
+
+/** Runs `users-api-kit verify` (the built CLI, as users run it) against a target, with a JSON report. */
+export async function runVerify(target: MockTarget, extraArgs: string[] = []): Promise<VerifyRun> {
+  const directory = await mkdtemp(join(tmpdir(), 'verify-run-'))
+  const targetFile = join(directory, 'target.json')
+  const reportFile = join(directory, 'report.json')
+  await writeFile(targetFile, JSON.stringify(target))
+  const result = await execa('node', ['dist/cli/main.js', 'verify', '--target', targetFile, '--json', reportFile, ...extraArgs], {
+    reject: false,
+    all: true,
+    env: { FORCE_COLOR: '0', NO_COLOR: '1' },
+    timeout: 120_000,
+  })
+  const report = JSON.parse(await readFile(reportFile, 'utf8').catch(() => '{"numPassedTests":0,"numFailedTests":0,"numPendingTests":0,"testResults":[]}')) as JsonReport
+  const failures = report.testResults.flatMap((file) => [
+    ...(file.message ? [file.message] : []),
+    ...file.assertionResults.filter((test) => test.status === 'failed').map((test) => [test.fullName, ...test.failureMessages].join('\n')),
+  ])
+  return {
+    exitCode: result.exitCode ?? -1,
+    output: result.all ?? '',
+    failures,
+    passed: report.numPassedTests,
+    failed: report.numFailedTests,
+    skipped: report.numPendingTests,
+  }
+}
