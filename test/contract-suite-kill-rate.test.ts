@@ -33,7 +33,8 @@ describe('the contract suite', () => {
     }
   })
 
-  test.each(MUTANTS.map((mutant) => [mutant.name, mutant] as const))(
+  // Two at a time (vitest.config.ts maxConcurrency): each run is a verify process of its own.
+  test.concurrent.each(MUTANTS.map((mutant) => [mutant.name, mutant] as const))(
     'catches a server that %s, on the right check',
     async (_name, mutant) => {
       const server = await startServer(mutant)

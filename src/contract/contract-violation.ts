@@ -22,6 +22,8 @@ export class ContractViolation extends Error {
     readonly exchange: Exchange,
   ) {
     super(formatViolation(findings, exchange))
+    // The report is the message: a stack into the suite's client says nothing about the backend.
+    this.stack = `${this.name}: ${this.message}`
   }
 }
 

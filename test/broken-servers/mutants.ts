@@ -280,11 +280,12 @@ export const MUTANTS: Mutant[] = [
     name: 'allows-patch-on-me',
     breaks: '§4 PATCH /api/users/me is a 405 with Allow: GET',
     caughtBy: /405|Allow|\bme\b/i,
-    apply({ app }) {
-      app.addHook('preHandler', async (request, reply) => {
-        if (request.method === 'PATCH' && request.url.split('?')[0] === '/api/users/me') {
-          return reply.code(200).send({ data: request.caller })
-        }
+    apply({ app, state }) {
+      // Before the API's own route hook, which would answer the 405.
+      app.addHook('onRequest', async (request, reply) => {
+        if (request.method !== 'PATCH' || request.url.split('?')[0] !== '/api/users/me') return
+        const caller = state.store.authenticate(request.headers.authorization?.replace(/^Bearer +/i, '') ?? '')
+        return reply.code(200).type('application/json; charset=utf-8').send(JSON.stringify({ data: caller }))
       })
     },
   },
