@@ -47,7 +47,10 @@ describe('the contract suite', () => {
       const caught = run.failures.some((failure) => mutant.caughtBy.test(failure))
       kills.push({ mutant: mutant.name, caught })
       expect(run.exitCode, run.output).toBe(1)
-      expect(caught, `None of the ${run.failures.length} failures matches ${mutant.caughtBy} (${mutant.breaks}):\n${run.failures.map((failure) => failure.split('\n')[0]).join('\n')}`).toBe(true)
+      expect(
+        caught,
+        `None of the ${run.failures.length} failures matches ${mutant.caughtBy} (${mutant.breaks}):\n${run.failures.map((failure) => failure.split('\n')[0]).join('\n')}`,
+      ).toBe(true)
     },
   )
 })

@@ -51,5 +51,7 @@ export async function assertReachable(target: Target, timeoutMs: number): Promis
 function describeFetchError(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause
   if (cause?.code) return cause.code
+  // e.g. "bad port": fetch refuses some ports (6000, 6665…) without a code; "fetch failed" says nothing.
+  if (cause?.message) return cause.message
   return error instanceof Error ? error.message : String(error)
 }

@@ -1,6 +1,6 @@
 import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Vitest } from 'vitest/node'
 import type { SuiteLayer } from './response-schemas.js'
@@ -45,15 +45,19 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteOutcome> 
 
   const { startVitest } = await import('vitest/node')
   const reporters: Array<string | [string, Record<string, unknown>]> = ['default']
-  if (options.junit) reporters.push(['junit', { outputFile: options.junit, suiteName: 'users-api-kit verify' }])
-  if (options.json) reporters.push(['json', { outputFile: options.json }])
+  // vitest resolves report paths against the suite's root (contract-tests/): the user means their cwd.
+  if (options.junit)
+    reporters.push(['junit', { outputFile: resolve(options.junit), suiteName: 'users-api-kit verify' }])
+  if (options.json) reporters.push(['json', { outputFile: resolve(options.json) }])
   const namePatterns = [options.layer === 'core' ? '\\[core\\]' : '', options.grep ?? ''].filter(Boolean)
   const vitest = await startVitest('test', [], {
     config: SUITE_CONFIG_PATH,
     run: true,
     watch: false,
     reporters,
-    ...(namePatterns.length > 0 ? { testNamePattern: namePatterns.map((pattern) => `(?=.*${pattern})`).join('') } : {}),
+    ...(namePatterns.length > 0
+      ? { testNamePattern: namePatterns.map((pattern) => `(?=.*(?:${pattern}))`).join('') }
+      : {}),
     ...(options.bail ? { bail: 1 } : {}),
   })
   const outcome = summarize(vitest.state.getTestModules())

@@ -56,7 +56,7 @@ export const MUTANTS: Mutant[] = [
   },
   {
     name: 'lets-suspended-users-in',
-    breaks: '§2 a SUSPENDED user\'s token is a 401',
+    breaks: "§2 a SUSPENDED user's token is a 401",
     caughtBy: /suspend/i,
     apply({ state }) {
       wrapStore(state, 'authenticate', (original, store) => (token) => {
@@ -85,8 +85,11 @@ export const MUTANTS: Mutant[] = [
     breaks: '§3 GET /api/users is 403 for BOT_USER',
     caughtBy: /bot/i,
     apply({ state }) {
-      wrapStore(state, 'listUsers', (original) => (caller, query: ListQuery) =>
-        original(caller.role === 'BOT_USER' ? asRole(caller, 'CLIENT_VIEWER') : caller, query),
+      wrapStore(
+        state,
+        'listUsers',
+        (original) => (caller, query: ListQuery) =>
+          original(caller.role === 'BOT_USER' ? asRole(caller, 'CLIENT_VIEWER') : caller, query),
       )
     },
   },
@@ -95,8 +98,11 @@ export const MUTANTS: Mutant[] = [
     breaks: '§3 GET /api/users/:id is own only for BOT_USER',
     caughtBy: /bot/i,
     apply({ state }) {
-      wrapStore(state, 'getUser', (original) => (caller, id) =>
-        original(caller.role === 'BOT_USER' ? asRole(caller, 'CLIENT_VIEWER') : caller, id),
+      wrapStore(
+        state,
+        'getUser',
+        (original) => (caller, id) =>
+          original(caller.role === 'BOT_USER' ? asRole(caller, 'CLIENT_VIEWER') : caller, id),
       )
     },
   },
@@ -105,8 +111,15 @@ export const MUTANTS: Mutant[] = [
     breaks: '§3 PATCH name is own only for CLIENT_VIEWER',
     caughtBy: /viewer/i,
     apply({ state }) {
-      wrapStore(state, 'updateUser', (original) => (caller, id, patch: UserPatch) =>
-        original(caller.role === 'CLIENT_VIEWER' && patch.name !== undefined ? asRole(caller, 'CLIENT_ADMIN') : caller, id, patch),
+      wrapStore(
+        state,
+        'updateUser',
+        (original) => (caller, id, patch: UserPatch) =>
+          original(
+            caller.role === 'CLIENT_VIEWER' && patch.name !== undefined ? asRole(caller, 'CLIENT_ADMIN') : caller,
+            id,
+            patch,
+          ),
       )
     },
   },
@@ -115,8 +128,11 @@ export const MUTANTS: Mutant[] = [
     breaks: '§3 an admin may not change an owner',
     caughtBy: /owner/i,
     apply({ state }) {
-      wrapStore(state, 'updateUser', (original) => (caller, id, patch) =>
-        original(caller.role === 'CLIENT_ADMIN' ? asRole(caller, OWNER) : caller, id, patch),
+      wrapStore(
+        state,
+        'updateUser',
+        (original) => (caller, id, patch) =>
+          original(caller.role === 'CLIENT_ADMIN' ? asRole(caller, OWNER) : caller, id, patch),
       )
     },
   },
@@ -125,8 +141,11 @@ export const MUTANTS: Mutant[] = [
     breaks: '§3 an admin never sets role CLIENT_OWNER',
     caughtBy: /CLIENT_OWNER|owner/i,
     apply({ state }) {
-      wrapStore(state, 'updateUser', (original) => (caller, id, patch) =>
-        original(caller.role === 'CLIENT_ADMIN' && patch.role === OWNER ? asRole(caller, OWNER) : caller, id, patch),
+      wrapStore(
+        state,
+        'updateUser',
+        (original) => (caller, id, patch) =>
+          original(caller.role === 'CLIENT_ADMIN' && patch.role === OWNER ? asRole(caller, OWNER) : caller, id, patch),
       )
     },
   },
@@ -136,7 +155,8 @@ export const MUTANTS: Mutant[] = [
     caughtBy: /own (role|status)|themselves|self/i,
     apply({ state }) {
       wrapStore(state, 'updateUser', (original, store) => (caller, id, patch) => {
-        if (caller.id !== id || (patch.role === undefined && patch.status === undefined)) return original(caller, id, patch)
+        if (caller.id !== id || (patch.role === undefined && patch.status === undefined))
+          return original(caller, id, patch)
         const user = findAnywhere(store, id) as User
         Object.assign(user, patch.role ? { role: patch.role } : {}, patch.status ? { status: patch.status } : {})
         return user
@@ -150,7 +170,9 @@ export const MUTANTS: Mutant[] = [
     apply({ state }) {
       wrapStore(state, 'deleteUser', (original, store) => (caller, id) => {
         if (caller.id !== id) return original(caller, id)
-        const owner = store.tokens().find(({ user }) => user.role === OWNER && user.organizationId === caller.organizationId)
+        const owner = store
+          .tokens()
+          .find(({ user }) => user.role === OWNER && user.organizationId === caller.organizationId)
         return original(owner ? owner.user : caller, id)
       })
     },
@@ -160,15 +182,18 @@ export const MUTANTS: Mutant[] = [
     breaks: '§3 DELETE is 403 for CLIENT_VIEWER',
     caughtBy: /viewer/i,
     apply({ state }) {
-      wrapStore(state, 'deleteUser', (original) => (caller, id) =>
-        original(caller.role === 'CLIENT_VIEWER' ? asRole(caller, 'CLIENT_ADMIN') : caller, id),
+      wrapStore(
+        state,
+        'deleteUser',
+        (original) => (caller, id) =>
+          original(caller.role === 'CLIENT_VIEWER' ? asRole(caller, 'CLIENT_ADMIN') : caller, id),
       )
     },
   },
   // ── Tenant isolation (§3)
   {
     name: 'answers-403-for-other-organizations',
-    breaks: '§3 another organization\'s id is 404, never 403',
+    breaks: "§3 another organization's id is 404, never 403",
     caughtBy: /404|organization|outsider/i,
     apply({ state }) {
       wrapStore(state, 'getUser', (original, store) => (caller, id) => {
@@ -191,7 +216,7 @@ export const MUTANTS: Mutant[] = [
   },
   {
     name: 'lists-other-organizations',
-    breaks: '§4 the list never shows another organization\'s users',
+    breaks: "§4 the list never shows another organization's users",
     caughtBy: /organization|outsider/i,
     apply({ state }) {
       wrapStore(state, 'listUsers', (original, store) => (caller, query) => {
@@ -234,7 +259,16 @@ export const MUTANTS: Mutant[] = [
         if (!query.search) return original(caller, query)
         const term = query.search
         const data = page.data.filter((user) => user.name.includes(term) || user.email.includes(term))
-        return { data: data.slice((query.page - 1) * query.limit, query.page * query.limit), meta: { ...page.meta, page: query.page, limit: query.limit, total: data.length, totalPages: Math.ceil(data.length / query.limit) } }
+        return {
+          data: data.slice((query.page - 1) * query.limit, query.page * query.limit),
+          meta: {
+            ...page.meta,
+            page: query.page,
+            limit: query.limit,
+            total: data.length,
+            totalPages: Math.ceil(data.length / query.limit),
+          },
+        }
       })
     },
   },
@@ -267,11 +301,18 @@ export const MUTANTS: Mutant[] = [
     caughtBy: /past the end/i,
     apply({ app }) {
       app.addHook('onSend', async (request, reply, payload) => {
-        if (request.routeOptions.url !== '/api/users' || reply.statusCode !== 200 || typeof payload !== 'string') return payload
+        if (request.routeOptions.url !== '/api/users' || reply.statusCode !== 200 || typeof payload !== 'string')
+          return payload
         const body = JSON.parse(payload) as { data: unknown[]; meta: { page: number } }
         if (body.data.length > 0 || body.meta.page === 1) return payload
         reply.code(404).type('application/problem+json')
-        return JSON.stringify({ type: 'about:blank', title: 'Not Found', status: 404, code: 'NOT_FOUND', detail: 'No such page.' })
+        return JSON.stringify({
+          type: 'about:blank',
+          title: 'Not Found',
+          status: 404,
+          code: 'NOT_FOUND',
+          detail: 'No such page.',
+        })
       })
     },
   },
@@ -285,7 +326,10 @@ export const MUTANTS: Mutant[] = [
       app.addHook('onRequest', async (request, reply) => {
         if (request.method !== 'PATCH' || request.url.split('?')[0] !== '/api/users/me') return
         const caller = state.store.authenticate(request.headers.authorization?.replace(/^Bearer +/i, '') ?? '')
-        return reply.code(200).type('application/json; charset=utf-8').send(JSON.stringify({ data: caller }))
+        return reply
+          .code(200)
+          .type('application/json; charset=utf-8')
+          .send(JSON.stringify({ data: caller }))
       })
     },
   },
@@ -322,7 +366,8 @@ export const MUTANTS: Mutant[] = [
     apply({ state }) {
       wrapStore(state, 'updateUser', (original, store) => (caller, id, patch) => {
         const user = original(caller, id, patch)
-        if (patch.name !== undefined && patch.name !== patch.name.trim()) Object.assign(findAnywhere(store, id) ?? user, { name: patch.name })
+        if (patch.name !== undefined && patch.name !== patch.name.trim())
+          Object.assign(findAnywhere(store, id) ?? user, { name: patch.name })
         return user
       })
     },
@@ -381,7 +426,11 @@ export const MUTANTS: Mutant[] = [
       wrapStore(state, 'listUsers', (original) => (caller, query) => {
         const page = original(caller, query)
         const ghosts = deleted.filter((user) => user.organizationId === caller.organizationId)
-        return { ...page, data: [...ghosts, ...page.data].slice(0, query.limit), meta: { ...page.meta, total: page.meta.total + ghosts.length } }
+        return {
+          ...page,
+          data: [...ghosts, ...page.data].slice(0, query.limit),
+          meta: { ...page.meta, total: page.meta.total + ghosts.length },
+        }
       })
     },
   },
@@ -427,7 +476,13 @@ export const MUTANTS: Mutant[] = [
       rewriteJson(app, (body, _request, reply) => {
         if (reply.statusCode !== 413) return body
         reply.code(400)
-        return { ...body, status: 400, code: 'VALIDATION_FAILED', title: 'Bad Request', errors: [{ in: 'body', path: '', message: 'too big' }] }
+        return {
+          ...body,
+          status: 400,
+          code: 'VALIDATION_FAILED',
+          title: 'Bad Request',
+          errors: [{ in: 'body', path: '', message: 'too big' }],
+        }
       })
     },
   },

@@ -18,7 +18,10 @@ interface JsonReport {
   numPassedTests: number
   numFailedTests: number
   numPendingTests: number
-  testResults: Array<{ message?: string; assertionResults: Array<{ fullName: string; status: string; failureMessages: string[] }> }>
+  testResults: Array<{
+    message?: string
+    assertionResults: Array<{ fullName: string; status: string; failureMessages: string[] }>
+  }>
 }
 
 /** Runs `users-api-kit verify` (the built CLI, as users run it) against a target, with a JSON report. */
@@ -27,16 +30,26 @@ export async function runVerify(target: MockTarget, extraArgs: string[] = []): P
   const targetFile = join(directory, 'target.json')
   const reportFile = join(directory, 'report.json')
   await writeFile(targetFile, JSON.stringify(target))
-  const result = await execa('node', ['dist/cli/main.js', 'verify', '--target', targetFile, '--json', reportFile, ...extraArgs], {
-    reject: false,
-    all: true,
-    env: { FORCE_COLOR: '0', NO_COLOR: '1' },
-    timeout: 120_000,
-  })
-  const report = JSON.parse(await readFile(reportFile, 'utf8').catch(() => '{"numPassedTests":0,"numFailedTests":0,"numPendingTests":0,"testResults":[]}')) as JsonReport
+  const result = await execa(
+    'node',
+    ['dist/cli/main.js', 'verify', '--target', targetFile, '--json', reportFile, ...extraArgs],
+    {
+      reject: false,
+      all: true,
+      env: { FORCE_COLOR: '0', NO_COLOR: '1' },
+      timeout: 120_000,
+    },
+  )
+  const report = JSON.parse(
+    await readFile(reportFile, 'utf8').catch(
+      () => '{"numPassedTests":0,"numFailedTests":0,"numPendingTests":0,"testResults":[]}',
+    ),
+  ) as JsonReport
   const failures = report.testResults.flatMap((file) => [
     ...(file.message ? [file.message] : []),
-    ...file.assertionResults.filter((test) => test.status === 'failed').map((test) => [test.fullName, ...test.failureMessages].join('\n')),
+    ...file.assertionResults
+      .filter((test) => test.status === 'failed')
+      .map((test) => [test.fullName, ...test.failureMessages].join('\n')),
   ])
   return {
     exitCode: result.exitCode ?? -1,

@@ -1,0 +1,368 @@
+import { existsSync } from 'node:fs'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { createServer, type Server } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { execa } from 'execa'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import type { MockState } from '../src/domain/mock-state.js'
+import { createTarget, type MockTarget } from '../src/mock/create-target.js'
+import { createMockApp, serverUrl } from '../src/start-mock.js'
+import { MUTANTS } from './broken-servers/mutants.js'
+
+// `users-api-kit verify`, as users run it: the built CLI in its own process, against real listening
+// mocks. Each run of the suite takes seconds, so one run answers several questions where it honestly can.
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const MAIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url))
+/** A run of the whole suite takes ~5 s alone; more beside other test files. */
+const SUITE_RUN_MS = 60_000
+
+let directory: string
+
+beforeAll(async () => {
+  // `npm test` builds first; a bare `vitest run` on a fresh checkout builds here.
+  if (!existsSync(MAIN)) await execa('npm', ['run', 'build'], { cwd: ROOT })
+  directory = await mkdtemp(join(tmpdir(), 'cli-verify-'))
+}, 120_000)
+
+afterAll(async () => {
+  await rm(directory, { recursive: true, force: true })
+})
+
+/** Runs `users-api-kit verify ARGS` in the temporary directory, so relative paths are the user's. */
+async function verify(args: string[]): Promise<{ exitCode: number; stdout: string; stderr: string; all: string }> {
+  const result = await execa('node', [MAIN, 'verify', ...args], {
+    cwd: directory,
+    reject: false,
+    all: true,
+    env: { FORCE_COLOR: '0', NO_COLOR: '1' },
+    timeout: SUITE_RUN_MS,
+  })
+  return { exitCode: result.exitCode ?? -1, stdout: result.stdout, stderr: result.stderr, all: result.all }
+}
+
+let files = 0
+
+/** Writes a file in the temporary directory and answers its name there. */
+async function writeTemp(extension: string, content: string): Promise<string> {
+  const name = `file-${(files += 1)}.${extension}`
+  await writeFile(join(directory, name), content)
+  return name
+}
+
+/** A mock on a free port, broken by the mutant named when given, and a target for it. */
+async function startServer(options: { mutant?: string; disposable?: number } = {}) {
+  const { app, state } = await createMockApp({ users: 8 })
+  if (options.mutant) {
+    const mutant = MUTANTS.find((candidate) => candidate.name === options.mutant)
+    if (!mutant) throw new Error(`No mutant named ${options.mutant}`)
+    mutant.apply({ app, state })
+  }
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const url = serverUrl(app)
+  const target = createTarget(state.store, url, options.disposable ?? 6)
+  return { url, target, close: () => app.close() }
+}
+
+/** A server that is no users-api-kit mock: 404 for everything. */
+async function startOtherServer(): Promise<{ url: string; server: Server }> {
+  const server = createServer((_request, response) => {
+    response.statusCode = 404
+    response.end()
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const address = server.address()
+  if (address === null || typeof address === 'string') throw new Error('not listening on TCP')
+  return { url: `http://127.0.0.1:${address.port}`, server }
+}
+
+/** A port nothing listens on: one the system just handed out and got back. */
+async function closedPort(): Promise<number> {
+  const { url, server } = await startOtherServer()
+  await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())))
+  return Number(new URL(url).port)
+}
+
+interface JsonReport {
+  numPassedTests: number
+  numFailedTests: number
+  numPendingTests: number
+  numTotalTests: number
+  testResults: Array<{ assertionResults: Array<{ fullName: string; status: string }> }>
+}
+
+async function readJsonReport(name: string): Promise<JsonReport> {
+  return JSON.parse(await readFile(join(directory, name), 'utf8')) as JsonReport
+}
+
+function namesOf(report: JsonReport, status: string): string[] {
+  return report.testResults.flatMap((file) =>
+    file.assertionResults.filter((test) => test.status === status).map((test) => test.fullName),
+  )
+}
+
+async function stateOf(url: string): Promise<MockState> {
+  return (await (await fetch(`${url}/__mock/state`)).json()) as MockState
+}
+
+const SUMMARY = /(\d+) checks passed, (\d+) failed, (\d+) skipped\./
+
+// Each of these is a CLI start of about half a second: two at a time (vitest.config.ts maxConcurrency).
+describe.concurrent('users-api-kit verify: what could not start is exit code 2, before any check runs', () => {
+  test('neither --target nor --base-url: exit code 2, naming both', async () => {
+    const result = await verify([])
+    expect(result.exitCode).toBe(2)
+    expect(result.stderr).toContain('--target')
+    expect(result.stderr).toContain('--base-url')
+    expect(result.all).not.toMatch(SUMMARY)
+  })
+
+  test('both --target and --base-url: exit code 2, asking for exactly one', async () => {
+    const result = await verify(['--target', 'target.json', '--base-url', 'http://127.0.0.1:4010'])
+    expect(result.exitCode).toBe(2)
+    expect(result.stderr).toContain('exactly one of --target FILE and --base-url URL')
+  })
+
+  test('--target /nonexistent.json: exit code 2 and a message naming the file', async () => {
+    const result = await verify(['--target', '/nonexistent.json'])
+    expect(result.exitCode).toBe(2)
+    expect(result.stderr).toContain('/nonexistent.json')
+    expect(result.all).not.toMatch(SUMMARY)
+  })
+
+  test('a target file whose baseUrl is not an http URL: exit code 2 naming the file and /baseUrl', async () => {
+    const file = await writeTemp('json', JSON.stringify({ baseUrl: 'ftp://127.0.0.1:4010', actors: {} }))
+    const result = await verify(['--target', file])
+    expect(result.exitCode).toBe(2)
+    expect(result.stderr).toContain(file)
+    expect(result.stderr).toContain('/baseUrl')
+    expect(result.all).not.toMatch(SUMMARY)
+  })
+
+  test('--base-url of a closed port: exit code 2, cannot reach it, and how to start the mock', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}`
+    const result = await verify(['--base-url', url])
+    expect(result.exitCode).toBe(2)
+    expect(result.stderr).toContain(`Cannot reach ${url} (ECONNREFUSED)`)
+    expect(result.stderr).toContain('npx users-api-kit mock')
+  })
+
+  test('--base-url of a port fetch refuses to use: the reason, not just "fetch failed"', async () => {
+    // 6000 is on the fetch standard's list of bad ports: nothing is even tried.
+    const result = await verify(['--base-url', 'http://127.0.0.1:6000'])
+    expect(result.exitCode).toBe(2)
+    expect(result.stderr).toContain('Cannot reach http://127.0.0.1:6000 (bad port)')
+  })
+
+  test('--base-url of a server that is no mock: exit code 2, and a pointer to --target', async () => {
+    const { url, server } = await startOtherServer()
+    try {
+      const result = await verify(['--base-url', url])
+      expect(result.exitCode).toBe(2)
+      expect(result.stderr).toContain(`${url}/__mock/target answered 404`)
+      expect(result.stderr).toContain('--target FILE')
+      expect(result.all).not.toMatch(SUMMARY)
+    } finally {
+      server.close()
+    }
+  })
+
+  test('--spec of a document that is not OpenAPI 3.1: exit code 2 naming the file', async () => {
+    // The target answers, so only the document can stop the run.
+    const { url, server } = await startOtherServer()
+    try {
+      const target = await writeTemp('json', JSON.stringify({ baseUrl: url, actors: {} }))
+      const spec = await writeTemp('yaml', 'openapi: 3.0.0\n')
+      const result = await verify(['--target', target, '--spec', spec])
+      expect(result.exitCode).toBe(2)
+      expect(result.stderr).toContain(spec)
+      expect(result.stderr).toContain('openapi: 3.0.0')
+      expect(result.all).not.toMatch(SUMMARY)
+    } finally {
+      server.close()
+    }
+  })
+
+  test('--only profile: exit code 2, a usage error that says what --only takes', async () => {
+    const result = await verify(['--base-url', 'http://127.0.0.1:4010', '--only', 'profile'])
+    expect(result.exitCode).toBe(2)
+    expect(result.stderr).toContain('--only takes "core" (got "profile")')
+    expect(result.stderr).toContain('--help')
+  })
+
+  test('--help: exit code 0 and the usage, with every option and the exit codes', async () => {
+    const result = await verify(['--help'])
+    expect(result.exitCode).toBe(0)
+    expect(result.stdout).toContain('users-api-kit verify --target target.json')
+    for (const option of ['--base-url', '--spec', '--only', '--read-only', '--junit', '--json', '--grep', '--bail']) {
+      expect(result.stdout).toContain(option)
+    }
+    expect(result.stdout).toContain('Exit codes: 0')
+  })
+})
+
+describe('users-api-kit verify against a mock', () => {
+  test(
+    '--base-url of a mock: exit code 0, the summary, and JUnit and JSON reports where the user asked',
+    async () => {
+      const server = await startServer()
+      try {
+        // Relative report paths: they land in the user's directory, not in the kit's contract-tests/.
+        const result = await verify(['--base-url', server.url, '--junit', 'out.xml', '--json', 'out.json'])
+        expect(result.exitCode, result.all).toBe(0)
+        const [, passed, failed, skipped] = SUMMARY.exec(result.stdout) ?? []
+        expect(Number(passed)).toBeGreaterThan(100)
+        expect([failed, skipped]).toEqual(['0', '0'])
+
+        const report = await readJsonReport('out.json')
+        expect(report.numPassedTests).toBe(Number(passed))
+        expect(report.numFailedTests).toBe(0)
+        const junit = await readFile(join(directory, 'out.xml'), 'utf8')
+        expect(junit.match(/<testcase /g)).toHaveLength(report.numTotalTests)
+        expect(junit).toContain('[core] a missing Authorization header is a 401')
+        expect(junit).not.toContain('<failure')
+      } finally {
+        await server.close()
+      }
+    },
+    SUITE_RUN_MS,
+  )
+
+  test(
+    'a broken server: exit code 1, the failed check reads as a bug report, and JUnit has a <failure>',
+    async () => {
+      const server = await startServer({ mutant: 'drops-www-authenticate' })
+      try {
+        const target = await writeTemp('json', JSON.stringify(server.target))
+        const result = await verify(['--target', target, '--junit', 'broken.xml'])
+        expect(result.exitCode, result.all).toBe(1)
+        expect(result.stdout).toMatch(/\d+ checks passed, [1-9]\d* failed/)
+        expect(result.stdout).toContain(
+          '✗ a request without a valid Bearer token is a 401 > [core] a missing Authorization',
+        )
+        // One failed check's bug report, in one piece (no ⎯ line between): the rule, the request, and a
+        // curl that reproduces it.
+        const lines = String.raw`((?!⎯).*\n)*?`
+        expect(result.stderr).toMatch(
+          new RegExp(
+            [
+              String.raw`FAIL .*\[core\] a missing Authorization header is a 401 with WWW-Authenticate: Bearer\n`,
+              String.raw`${lines}\[www-authenticate-on-401\] A 401 carries WWW-Authenticate: Bearer.*\n`,
+              String.raw`${lines}Request: +GET ${server.url}/api/users/me \(getCurrentUser\)\n`,
+              String.raw`${lines}Reproduce: curl -i -X GET ${server.url}/api/users/me\n`,
+            ].join(''),
+          ),
+        )
+        expect(await readFile(join(directory, 'broken.xml'), 'utf8')).toContain('<failure')
+      } finally {
+        await server.close()
+      }
+    },
+    SUITE_RUN_MS,
+  )
+
+  test(
+    '--read-only: exit code 0, says how many checks it skipped and why, and leaves the state as it was',
+    async () => {
+      const server = await startServer()
+      try {
+        const target = await writeTemp('json', JSON.stringify(server.target))
+        const before = await stateOf(server.url)
+        const result = await verify(['--target', target, '--read-only'])
+        expect(result.exitCode, result.all).toBe(0)
+        const [, passed, failed, skipped] = SUMMARY.exec(result.stdout) ?? []
+        expect(Number(passed)).toBeGreaterThan(0)
+        expect(failed).toBe('0')
+        expect(Number(skipped)).toBeGreaterThan(0)
+        expect(result.stdout).toContain(`skipped ${skipped}: --read-only: this check writes`)
+        expect(await stateOf(server.url)).toEqual(before)
+      } finally {
+        await server.close()
+      }
+    },
+    SUITE_RUN_MS,
+  )
+
+  test(
+    '--only core: only the [core] checks run',
+    async () => {
+      const server = await startServer()
+      try {
+        const target = await writeTemp('json', JSON.stringify(server.target))
+        const result = await verify(['--target', target, '--only', 'core', '--json', 'core.json'])
+        expect(result.exitCode, result.all).toBe(0)
+        const report = await readJsonReport('core.json')
+        const passed = namesOf(report, 'passed')
+        expect(passed.length).toBeGreaterThan(10)
+        expect(passed.filter((name) => !name.includes('[core]'))).toEqual([])
+        // There were [profile] checks to leave out.
+        expect(namesOf(report, 'skipped').some((name) => name.includes('[profile]'))).toBe(true)
+      } finally {
+        await server.close()
+      }
+    },
+    SUITE_RUN_MS,
+  )
+
+  test(
+    '--grep runs only the checks whose name matches, alternatives included, also with --only core',
+    async () => {
+      const server = await startServer()
+      try {
+        const target = await writeTemp('json', JSON.stringify(server.target))
+        const result = await verify([
+          ...['--target', target, '--only', 'core', '--json', 'grep.json'],
+          ...['--grep', 'role=BOT_USER lists|role=CLIENT_OWNER lists'],
+        ])
+        expect(result.exitCode, result.all).toBe(0)
+        expect(namesOf(await readJsonReport('grep.json'), 'passed').sort()).toEqual([
+          'the list and its parameters [core] role=BOT_USER lists only users whose role is BOT_USER',
+          'the list and its parameters [core] role=CLIENT_OWNER lists only users whose role is CLIENT_OWNER',
+        ])
+        expect(result.stdout).toMatch(/skipped \d+: not selected \(--only core, --grep\)/)
+      } finally {
+        await server.close()
+      }
+    },
+    SUITE_RUN_MS,
+  )
+
+  test(
+    '--grep that matches no check: exit code 2, no check ran',
+    async () => {
+      const server = await startServer()
+      try {
+        const target = await writeTemp('json', JSON.stringify(server.target))
+        const result = await verify(['--target', target, '--grep', 'no check is named like this'])
+        expect(result.exitCode, result.all).toBe(2)
+        expect(result.stdout).toContain('0 checks passed, 0 failed')
+        expect(result.stderr).toContain('no check ran')
+      } finally {
+        await server.close()
+      }
+    },
+    SUITE_RUN_MS,
+  )
+
+  test(
+    'a target without a bot and with 2 disposable users: exit code 0, and the skip reasons',
+    async () => {
+      const server = await startServer({ disposable: 2 })
+      try {
+        const target: MockTarget = structuredClone(server.target)
+        delete target.actors.bot
+        const file = await writeTemp('json', JSON.stringify(target))
+        const result = await verify(['--target', file])
+        expect(result.exitCode, result.all).toBe(0)
+        expect(result.stdout).toMatch(/\d+ checks passed, 0 failed, [1-9]\d* skipped/)
+        expect(result.stdout).toMatch(/skipped \d+: the target has no "bot" actor/)
+        expect(result.stdout).toMatch(/skipped \d+: the target lists 2 disposable users; the suite needs 6/)
+      } finally {
+        await server.close()
+      }
+    },
+    SUITE_RUN_MS,
+  )
+})
