@@ -1,20 +1,10 @@
+import type { components } from './spec/users-api.js'
+
 /**
  * The one error type of users-api-kit. The domain throws it with a code; only the HTTP layer knows
- * which status a code maps to (src/mock/problems.ts).
+ * which status a code maps to (src/mock/problems.ts). The codes are the document's (`Problem.code`).
  */
-export type ErrorCode =
-  | 'VALIDATION_FAILED'
-  | 'UNAUTHENTICATED'
-  | 'FORBIDDEN'
-  | 'USER_NOT_FOUND'
-  | 'NOT_FOUND'
-  | 'METHOD_NOT_ALLOWED'
-  | 'INVALID_TRANSITION'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'UNSUPPORTED_MEDIA_TYPE'
-  | 'RATE_LIMITED'
-  | 'SERVICE_UNAVAILABLE'
-  | 'INTERNAL'
+export type ErrorCode = components['schemas']['Problem']['code']
 
 /** Where a validation issue sits, as CONTRACT §5 names it. */
 export interface ValidationIssue {
