@@ -5,6 +5,7 @@
  * Run: npx tsx --expose-gc bench/member-index.bench.ts   (--expose-gc makes the memory figures exact)
  */
 import { Faker, base, en } from '@faker-js/faker'
+import { readFileSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
 import { MemberIndex, type MemberFilter, type MemberIndexOptions } from '../src/domain/member-index.js'
 import type { Role, User } from '../src/domain/user.js'
@@ -63,6 +64,16 @@ async function measureMemoryMiB(): Promise<number> {
   gc?.()
   const { heapUsed, arrayBuffers } = process.memoryUsage()
   return (heapUsed + arrayBuffers) / 2 ** 20
+}
+
+/** The process's peak RSS so far (VmHWM), where Linux reports it. */
+function readPeakRssMiB(): number | undefined {
+  try {
+    const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'))
+    return match === null ? undefined : Number(match[1]) / 1024
+  } catch {
+    return undefined
+  }
 }
 
 function round(value: number): number {
@@ -169,8 +180,10 @@ async function runConfiguration(label: string, options: MemberIndexOptions): Pro
   const users = generateUsers(new Faker({ locale: [en, base], seed: 1 }), USER_COUNT)
   const { index, ms, memoryMiB } = await buildIndex(users, options)
   console.log(`\n## ${label}: ${JSON.stringify(options)}`)
+  const peakRssMiB = readPeakRssMiB()
   console.log(
-    `build ${round(ms)} ms, memory +${round(memoryMiB)} MiB (heap and typed arrays), rss ${round(process.memoryUsage().rss / 2 ** 20)} MiB`,
+    `build ${round(ms)} ms, memory +${round(memoryMiB)} MiB (heap and typed arrays), rss ${round(process.memoryUsage().rss / 2 ** 20)} MiB` +
+      (peakRssMiB === undefined ? '' : `, peak rss so far ${round(peakRssMiB)} MiB`),
   )
   console.table(benchQueries(index, users, new Faker({ locale: [en, base], seed: 2 })))
 }

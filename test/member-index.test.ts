@@ -162,6 +162,41 @@ describe('search', () => {
   })
 })
 
+describe('the first query after a bulk load', () => {
+  // Past REBUILD_AFTER_NEW_USERS (256) new members, the index files them all in one build.
+  const others = Array.from({ length: 300 }, (_, n) =>
+    makeUser({ id: `usr_other${n}`, name: 'Bob', email: `b${n}@x.io` }),
+  )
+
+  test.each([
+    ['filed alone', []],
+    ['filed in a bulk load', others],
+  ])('a member whose name and email repeat a gram is listed once: %s', (_, bystanders) => {
+    const echo = makeUser({ id: 'usr_echo', name: 'Aaa Aaa', email: 'aaa@aaa.aa' })
+    const index = indexOf([...bystanders, echo, ada])
+    expect(searchIds(index, 'a')).toEqual(['usr_ada', 'usr_echo'])
+    for (const term of ['aa', 'aaa', 'a a', 'aaa a', 'a@a']) expect(searchIds(index, term), term).toEqual(['usr_echo'])
+  })
+
+  test('thousands of distinct grams are each found, with exactly their members', () => {
+    // CJK ideographs: six grams of each name belong to that member alone, 18,000 in all.
+    const members = Array.from({ length: 3000 }, (_, n) =>
+      makeUser({
+        id: `usr_${n.toString().padStart(4, '0')}`,
+        name: String.fromCharCode(0x4e00 + n, 0x5e00 + n, 0x6e00 + n),
+        email: `m${n}@x.io`,
+      }),
+    )
+    const index = indexOf(members)
+    for (const member of members) {
+      for (const term of [member.name, member.name.slice(1), member.name.slice(2)])
+        expect(searchIds(index, term)).toEqual([member.id])
+    }
+    expect(index.query({ search: '@x.io' })).toHaveLength(3000)
+    expect(searchIds(index, 'm2999@')).toEqual(['usr_2999'])
+  })
+})
+
 describe('changes', () => {
   test('a renamed member is found by the new name and no longer by the old one', () => {
     const user = makeUser({ id: 'usr_ren', name: 'Old Name', email: 'ren@x.uk' })

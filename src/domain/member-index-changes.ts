@@ -54,6 +54,18 @@ export class PendingChanges {
     return this.#changes.size
   }
 
+  /** How many of the changes file a user who is not filed yet. */
+  countNewUsers(): number {
+    let count = 0
+    for (const { before, after } of this.#changes.values()) if (before === undefined && after !== undefined) count++
+    return count
+  }
+
+  /** Forgets every change: a rebuild files everyone anew. */
+  clear(): void {
+    this.#changes.clear()
+  }
+
   /** The net changes, which are forgotten: the caller applies them. */
   take(): MemberChange[] {
     const changes = [...this.#changes.values()]

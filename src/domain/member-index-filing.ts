@@ -16,33 +16,36 @@ import { ROLES, type Role, type User } from './user.js'
  */
 export class MemberFiling {
   /** By rank, deleted users included: what binary searches for a new user's place read. */
-  readonly #users: User[] = []
+  readonly #users: User[]
   /** By rank; undefined where the user was deleted. */
-  readonly #members: Array<Member | undefined> = []
+  readonly #members: Array<Member | undefined>
   #deletedCount = 0
-  readonly #everyone = new RankList()
-  readonly #byRole = new Map<Role, RankList>(ROLES.map((role) => [role, new RankList()]))
+  readonly #everyone: RankList
+  readonly #byRole: Map<Role, RankList>
   readonly #ngrams: NgramIndex
 
+  /** Takes `sorted`, in list order, as its own: each list is built at its exact size. */
   private constructor(
     private readonly maxGramLength: number,
-    sorted: readonly Member[],
+    sorted: Member[],
   ) {
-    this.#ngrams = NgramIndex.build(sorted.length, (rank) => this.ngramsOf(sorted[rank]!))
-    for (const [rank, member] of sorted.entries()) {
-      member.rank = rank
-      this.#users.push(member.user)
-      this.#members.push(member)
-      this.#everyone.add(rank)
-      this.withRole(member.role).add(rank)
-    }
+    const count = sorted.length
+    for (let rank = 0; rank < count; rank++) sorted[rank]!.rank = rank
+    this.#members = sorted
+    this.#users = sorted.map((member) => member.user)
+    this.#everyone = RankList.where(count, () => true)
+    this.#byRole = new Map(ROLES.map((role) => [role, RankList.where(count, (rank) => sorted[rank]!.role === role)]))
+    this.#ngrams = NgramIndex.build(count, maxGramLength, [
+      (rank) => sorted[rank]!.lowerName,
+      (rank) => sorted[rank]!.lowerEmail,
+    ])
   }
 
   /** Files everyone at once, in list order. */
   static build(members: Iterable<Member>, maxGramLength: number): MemberFiling {
     return new MemberFiling(
       maxGramLength,
-      [...members].sort((a, b) => compareInListOrder(a.user, b.user)),
+      Array.from(members).sort((a, b) => compareInListOrder(a.user, b.user)),
     )
   }
 
@@ -149,7 +152,7 @@ export class MemberFiling {
     }
   }
 
-  private ngramsOf(member: Member): number[] {
+  private ngramsOf(member: Member): Float64Array {
     return listNgramKeys([member.lowerName, member.lowerEmail], this.maxGramLength)
   }
 }

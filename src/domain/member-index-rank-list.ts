@@ -9,15 +9,30 @@
  * [...ranks.view()] // [3, 7]
  */
 export class RankList {
-  #ranks = new Int32Array(4)
+  #ranks: Int32Array = new Int32Array(4)
   #length = 0
 
-  /** A list holding exactly these ranks, which must be ascending and distinct. */
-  static from(ranks: ArrayLike<number>): RankList {
+  /** A list over these ranks, which must be ascending and distinct: it takes the array as its own. */
+  static over(ranks: Int32Array): RankList {
     const list = new RankList()
-    list.#ranks = Int32Array.from(ranks)
+    list.#ranks = ranks
     list.#length = ranks.length
     return list
+  }
+
+  /**
+   * The ranks from 0 to count - 1 that `keep` accepts, in an array of exactly their number.
+   *
+   * @example
+   * RankList.where(5, (rank) => rank % 2 === 0).view() // Int32Array [0, 2, 4]
+   */
+  static where(count: number, keep: (rank: number) => boolean): RankList {
+    let length = 0
+    for (let rank = 0; rank < count; rank++) if (keep(rank)) length++
+    const ranks = new Int32Array(length)
+    let position = 0
+    for (let rank = 0; rank < count; rank++) if (keep(rank)) ranks[position++] = rank
+    return RankList.over(ranks)
   }
 
   get length(): number {

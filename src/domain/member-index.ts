@@ -140,11 +140,12 @@ export class MemberIndex {
 
   private applyPendingChanges(): void {
     if (this.#pending.size === 0) return
-    const changes = this.#pending.take()
-    const newUserCount = changes.filter(({ before, after }) => before === undefined && after !== undefined).length
-    if (newUserCount > REBUILD_AFTER_NEW_USERS) return this.rebuild()
+    if (this.#pending.countNewUsers() > REBUILD_AFTER_NEW_USERS) {
+      this.#pending.clear()
+      return this.rebuild()
+    }
     let hasChanged = false
-    for (const change of changes) hasChanged = this.applyChange(change) || hasChanged
+    for (const change of this.#pending.take()) hasChanged = this.applyChange(change) || hasChanged
     const { deletedCount, rankCount } = this.#filing
     if (deletedCount > REBUILD_AFTER_DELETED_MIN && deletedCount > rankCount * REBUILD_AFTER_DELETED_SHARE)
       return this.rebuild()
