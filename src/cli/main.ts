@@ -1,6 +1,4 @@
 #!/usr/bin/env node
-import { runMockCommand } from './mock-command.js'
-import { runVerifyCommand } from './verify-command.js'
 import { readVersion } from '../read-version.js'
 
 const USAGE = `users-api-kit — mock, contract suite and fuzzer for the users API
@@ -8,14 +6,23 @@ const USAGE = `users-api-kit — mock, contract suite and fuzzer for the users A
 Usage:
   users-api-kit mock [options]     Start the stateful mock server (see: users-api-kit mock --help)
   users-api-kit verify [options]   Run the contract suite against a backend (see: users-api-kit verify --help)
+  users-api-kit fuzz [options]     Fuzz a backend with Schemathesis (see: users-api-kit fuzz --help)
+  users-api-kit gate [options]     verify + fuzz, one exit code and one JUnit file, for CI (see: users-api-kit gate --help)
   users-api-kit --version
 
 Docs: README.md, and /docs on a running mock.`
 
-/** Each command resolves to its exit code, or to undefined while it keeps running (the mock). */
-const COMMANDS: Record<string, (args: string[]) => Promise<number | undefined>> = {
-  mock: runMockCommand,
-  verify: runVerifyCommand,
+type Command = (args: string[]) => Promise<number | undefined>
+
+/**
+ * Each command resolves to its exit code, or to undefined while it keeps running (the mock). Loaded
+ * on demand: the mock's cold start should not pay for the suite's and the fuzzer's modules.
+ */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  mock: async () => (await import('./mock-command.js')).runMockCommand,
+  verify: async () => (await import('./verify-command.js')).runVerifyCommand,
+  fuzz: async () => (await import('./fuzz-command.js')).runFuzzCommand,
+  gate: async () => (await import('./gate-command.js')).runGateCommand,
 }
 
 async function main(argv: string[]): Promise<number | undefined> {
@@ -28,12 +35,12 @@ async function main(argv: string[]): Promise<number | undefined> {
     console.log(await readVersion())
     return 0
   }
-  const run = COMMANDS[command]
-  if (!run) {
+  const load = COMMANDS[command]
+  if (!load) {
     console.error(`users-api-kit: unknown command "${command}".\n\n${USAGE}`)
     return 2
   }
-  return run(args)
+  return (await load())(args)
 }
 
 const code = await main(process.argv.slice(2))

@@ -1,0 +1,209 @@
+import { accessSync, constants, existsSync } from 'node:fs'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { AppError } from '../errors.js'
+import { assertReachable, resolveTarget } from '../contract/resolve-target.js'
+import type { Target } from '../contract/target.js'
+import { findSchemathesis, installHint, SCHEMATHESIS_VERSION } from '../fuzz/find-schemathesis.js'
+import { formatFindings } from '../fuzz/format-findings.js'
+import { CONFIG_FILE, HOOKS_FILE, PACKAGE_ROOT, SETUP_SCRIPT } from '../fuzz/fuzz-files.js'
+import { readFindings, type Finding } from '../fuzz/read-findings.js'
+import { readSchemathesisVersion, runSchemathesis } from '../fuzz/run-schemathesis.js'
+import { buildSchemathesisCommand } from '../fuzz/schemathesis-command.js'
+import { renameTestsuites } from '../merge-junit-reports.js'
+import { DEFAULT_SPEC_PATH, loadSpec } from '../spec/load-spec.js'
+import { parseIntegerOption } from './parse-integer-option.js'
+
+export const FUZZ_USAGE = `users-api-kit fuzz — property-based fuzzing with Schemathesis ${SCHEMATHESIS_VERSION}
+
+Usage:
+  users-api-kit fuzz --target target.json        any deployment (see schemas/target.schema.json)
+  users-api-kit fuzz --base-url http://127.0.0.1:4010   a running users-api-kit mock
+
+  --spec FILE            The OpenAPI document (default openapi/users.yaml)
+  --max-examples N       Test cases per operation and phase (Schemathesis's default: 100)
+  --seed N               Schemathesis's seed, to repeat a run
+  --checks LIST          all (default) or a comma-separated list of Schemathesis checks
+  --stateful             The stateful phase: call chains through the document's links (default)
+  --no-stateful          Skip it
+  --workers N            Concurrent Schemathesis workers (default 1)
+  --read-only            Send no POST, PUT, PATCH or DELETE at all
+  --junit FILE           Write a JUnit XML report (for CI)
+  --schemathesis PATH    The st executable (else SCHEMATHESIS_BIN, the kit's .venv, st on PATH)
+  -h, --help             This help
+
+Safety: the owner's token is sent; writes reach only the target's disposable users (see
+src/fuzz/schemathesis-hooks.py). Exit codes: 0 no findings, 1 findings, 2 could not run.`
+
+export interface FuzzOptions {
+  targetFile?: string
+  baseUrl?: string
+  spec?: string
+  maxExamples?: number
+  seed?: number
+  checks: string
+  stateful: boolean
+  workers?: number
+  readOnly: boolean
+  junit?: string
+  schemathesis?: string
+}
+
+export interface FuzzOutcome {
+  exitCode: 0 | 1 | 2
+  findings: Finding[]
+  /** Schemathesis's JUnit report, its suite named "users-api-kit fuzz"; absent when it could not run. */
+  junit?: string
+}
+
+/** `users-api-kit fuzz`: 0 no findings, 1 findings, 2 could not run. */
+export async function runFuzzCommand(args: string[]): Promise<number> {
+  let options: ReturnType<typeof parseFuzzArgs>
+  try {
+    options = parseFuzzArgs(args)
+  } catch (error) {
+    console.error(`users-api-kit fuzz: ${(error as Error).message}\nSee: users-api-kit fuzz --help`)
+    return 2
+  }
+  if (options.help) {
+    console.log(FUZZ_USAGE)
+    return 0
+  }
+  const outcome = await runFuzz(options)
+  if (outcome.junit !== undefined && options.junit) {
+    await mkdir(dirname(resolve(options.junit)), { recursive: true })
+    await writeFile(options.junit, outcome.junit)
+    console.log(`JUnit report: ${options.junit}`)
+  }
+  return outcome.exitCode
+}
+
+/** Resolves the target, finds Schemathesis, runs it, and prints the kit's summary. Used by `gate` too. */
+export async function runFuzz(options: FuzzOptions, target?: Target): Promise<FuzzOutcome> {
+  let prepared: Awaited<ReturnType<typeof prepareRun>>
+  try {
+    prepared = await prepareRun(options, target)
+  } catch (error) {
+    console.error(`users-api-kit fuzz: cannot run.\n${error instanceof Error ? error.message : String(error)}`)
+    return { exitCode: 2, findings: [] }
+  }
+  const workDirectory = await mkdtemp(join(tmpdir(), 'users-api-kit-fuzz-'))
+  try {
+    const command = buildSchemathesisCommand({ ...prepared, reportDir: workDirectory })
+    const status = await runSchemathesis(command, workDirectory)
+    const reports = await readReports(command.junitPath, command.ndjsonPath)
+    if ((status !== 0 && status !== 1) || reports === undefined) {
+      console.error(`users-api-kit fuzz: Schemathesis stopped with exit code ${status} before it finished (see above).`)
+      return { exitCode: 2, findings: [] }
+    }
+    const findings = readFindings(reports)
+    console.log(formatFindings(findings))
+    if (status === 1 && findings.length === 0)
+      console.error('users-api-kit fuzz: Schemathesis failed the run for a reason the kit could not read (see above).')
+    return {
+      exitCode: status === 0 && findings.length === 0 ? 0 : 1,
+      findings,
+      junit: renameTestsuites(reports.junit, () => 'users-api-kit fuzz'),
+    }
+  } finally {
+    await rm(workDirectory, { recursive: true, force: true })
+  }
+}
+
+async function prepareRun(options: FuzzOptions, given?: Target) {
+  const location = findSchemathesis({
+    option: options.schemathesis,
+    env: process.env,
+    packageRoot: PACKAGE_ROOT,
+    isClone: existsSync(SETUP_SCRIPT),
+    isExecutable,
+  })
+  const version = await readSchemathesisVersion(location.path)
+  if (!version?.startsWith('4.')) {
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `${location.path} (${location.source}) is Schemathesis ${version ?? '(unknown version)'}; the kit needs 4.x.\n${installHint({ isClone: existsSync(SETUP_SCRIPT) })}`,
+    )
+  }
+  if (version !== SCHEMATHESIS_VERSION)
+    console.error(`users-api-kit fuzz: Schemathesis ${version}; the kit is tested with ${SCHEMATHESIS_VERSION}.`)
+  const spec = resolve(options.spec ?? DEFAULT_SPEC_PATH)
+  await loadSpec(spec)
+  const target = given ?? (await resolveTarget(options, 10_000))
+  await assertReachable(target, 10_000)
+  const ownerToken = target.actors.owner?.token
+  if (!ownerToken) throw new AppError('VALIDATION_FAILED', 'The target has no owner: fuzz sends the owner’s token.')
+  if (!options.readOnly && target.disposable.length === 0) {
+    throw new AppError(
+      'VALIDATION_FAILED',
+      'The target lists no disposable users, the only ones fuzz may change or delete. Add some, or run with --read-only.',
+    )
+  }
+  return {
+    ...options,
+    schemathesis: location.path,
+    spec,
+    baseUrl: target.baseUrl,
+    ownerToken,
+    disposable: target.disposable,
+    hooksFile: HOOKS_FILE,
+    configFile: CONFIG_FILE,
+  }
+}
+
+async function readReports(junitPath: string, ndjsonPath: string) {
+  try {
+    return { junit: await readFile(junitPath, 'utf8'), ndjson: await readFile(ndjsonPath, 'utf8') }
+  } catch {
+    return undefined
+  }
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK)
+    return true
+  } catch {
+    return false
+  }
+}
+
+function parseFuzzArgs(args: string[]) {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    allowNegative: true,
+    options: {
+      target: { type: 'string' },
+      'base-url': { type: 'string' },
+      spec: { type: 'string' },
+      'max-examples': { type: 'string' },
+      seed: { type: 'string' },
+      checks: { type: 'string' },
+      stateful: { type: 'boolean' },
+      workers: { type: 'string' },
+      'read-only': { type: 'boolean' },
+      junit: { type: 'string' },
+      schemathesis: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  })
+  if (!values.help && !values.target === !values['base-url'])
+    throw new Error('give exactly one of --target FILE and --base-url URL.')
+  return {
+    help: values.help ?? false,
+    targetFile: values.target,
+    baseUrl: values['base-url'],
+    spec: values.spec,
+    maxExamples: parseIntegerOption('--max-examples', values['max-examples'], 1),
+    seed: parseIntegerOption('--seed', values.seed, 0),
+    checks: values.checks ?? 'all',
+    stateful: values.stateful ?? true,
+    workers: parseIntegerOption('--workers', values.workers, 1),
+    readOnly: values['read-only'] ?? false,
+    junit: values.junit,
+    schemathesis: values.schemathesis,
+  } satisfies FuzzOptions & { help: boolean }
+}

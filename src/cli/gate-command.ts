@@ -1,0 +1,158 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { resolveTarget } from '../contract/resolve-target.js'
+import type { Target } from '../contract/target.js'
+import { SCHEMATHESIS_VERSION } from '../fuzz/find-schemathesis.js'
+import { groupByCheck } from '../fuzz/format-findings.js'
+import { mergeJunitReports, readJunitTotals, renameTestsuites } from '../merge-junit-reports.js'
+import { runFuzz, type FuzzOutcome } from './fuzz-command.js'
+import { runVerifyCommand } from './verify-command.js'
+import { parseIntegerOption } from './parse-integer-option.js'
+
+export const GATE_USAGE = `users-api-kit gate — the contract suite and the fuzzer, for a backend's CI
+
+Usage:
+  users-api-kit gate --target target.json --junit out/
+  users-api-kit gate --base-url http://127.0.0.1:4010    a running users-api-kit mock
+
+  Runs \`verify\` (every check) and then \`fuzz\` (every Schemathesis check, stateful phase on) against
+  the same target, writes one JUnit file holding both reports, and prints a one-screen summary.
+
+  --junit PATH           A .xml file, or a directory that gets users-api-kit-gate.xml
+  --spec FILE            The OpenAPI document (default openapi/users.yaml)
+  --max-examples N       Schemathesis test cases per operation and phase (default 100)
+  --seed N               Schemathesis's seed
+  --workers N            Concurrent Schemathesis workers
+  --read-only            Nothing is written, by either
+  --schemathesis PATH    The st executable (else SCHEMATHESIS_BIN, the kit's .venv, st on PATH)
+  -h, --help             This help
+
+Disposable users: verify uses the first 6 (and deletes 2); fuzz the ones after them, or all of them
+when there are no more. Exit codes: 0 both clean, 1 a check failed or fuzz found something, 2 either
+could not run.`
+
+/** verify's suite takes the first six disposable users (contract-tests/support/suite.ts, DISPOSABLE_SLOTS). */
+const VERIFY_DISPOSABLE_USERS = 6
+
+/** `users-api-kit gate`: verify + fuzz; 0 both clean, 1 a finding, 2 either could not run. */
+export async function runGateCommand(args: string[]): Promise<number> {
+  let options: ReturnType<typeof parseGateArgs>
+  try {
+    options = parseGateArgs(args)
+  } catch (error) {
+    console.error(`users-api-kit gate: ${(error as Error).message}\nSee: users-api-kit gate --help`)
+    return 2
+  }
+  if (options.help) {
+    console.log(GATE_USAGE)
+    return 0
+  }
+  let target: Target
+  try {
+    target = await resolveTarget(options, 10_000)
+  } catch (error) {
+    console.error(`users-api-kit gate: cannot run.\n${error instanceof Error ? error.message : String(error)}`)
+    return 2
+  }
+  const scratch = await mkdtemp(join(tmpdir(), 'users-api-kit-gate-'))
+  try {
+    const targetFile = join(scratch, 'target.json')
+    const verifyReport = join(scratch, 'verify.xml')
+    await writeFile(targetFile, JSON.stringify(target))
+    const verifyCode = await runVerifyCommand([
+      ...['--target', targetFile, '--junit', verifyReport],
+      ...(options.spec ? ['--spec', options.spec] : []),
+      ...(options.readOnly ? ['--read-only'] : []),
+    ])
+    const fuzzTarget = { ...target, disposable: disposableForFuzz(target) }
+    const fuzz = await runFuzz({ ...options, checks: 'all', stateful: true }, fuzzTarget)
+    const verifyXml = await readFile(verifyReport, 'utf8').catch(() => undefined)
+    const verifySuites = verifyXml && renameTestsuites(verifyXml, (file) => `users-api-kit verify: ${file}`)
+    const reports = [verifySuites, fuzz.junit].filter((report) => report !== undefined)
+    const junitPath = options.junit && (await writeCombinedReport(options.junit, reports))
+    const exitCode = Math.max(verifyCode, fuzz.exitCode)
+    console.log(formatGateSummary({ exitCode, verifyCode, verifyXml, fuzz, junitPath }))
+    return exitCode
+  } finally {
+    await rm(scratch, { recursive: true, force: true })
+  }
+}
+
+function disposableForFuzz(target: Target): Target['disposable'] {
+  const rest = target.disposable.slice(VERIFY_DISPOSABLE_USERS)
+  return rest.length > 0 ? rest : target.disposable
+}
+
+async function writeCombinedReport(junit: string, reports: string[]): Promise<string> {
+  const path = junit.endsWith('.xml') ? resolve(junit) : resolve(junit, 'users-api-kit-gate.xml')
+  await mkdir(dirname(path), { recursive: true })
+  await writeFile(path, mergeJunitReports('users-api-kit gate', reports))
+  return path
+}
+
+interface GateResults {
+  exitCode: number
+  verifyCode: number
+  verifyXml?: string
+  fuzz: FuzzOutcome
+  junitPath?: string
+}
+
+function formatGateSummary({ exitCode, verifyCode, verifyXml, fuzz, junitPath }: GateResults): string {
+  const verdict = ['PASSED', 'FAILED', 'COULD NOT RUN'][exitCode] ?? 'COULD NOT RUN'
+  const lines = ['', '─'.repeat(72), `users-api-kit gate: ${verdict} (exit ${exitCode})`]
+  if (verifyCode === 2 || verifyXml === undefined) lines.push('  verify  could not run (see above)')
+  else {
+    const totals = readJunitTotals(verifyXml)
+    const failed = totals.failures + totals.errors
+    const passed = totals.tests - failed - totals.skipped
+    lines.push(
+      `  verify  ${failed > 0 ? '✗' : '✓'} ${passed} checks passed, ${failed} failed, ${totals.skipped} skipped`,
+    )
+  }
+  if (fuzz.exitCode === 2) lines.push('  fuzz    could not run (see above)')
+  else if (fuzz.findings.length === 0)
+    lines.push(`  fuzz    ✓ no findings (Schemathesis ${SCHEMATHESIS_VERSION}, every check)`)
+  else {
+    const byCheck = [...groupByCheck(fuzz.findings)].map(([check, group]) => `${check} ${group.length}`)
+    lines.push(`  fuzz    ✗ ${fuzz.findings.length} findings: ${byCheck.join(', ')}`)
+  }
+  if (junitPath) lines.push(`  JUnit   ${junitPath}`)
+  lines.push('─'.repeat(72))
+  return lines.join('\n')
+}
+
+function parseGateArgs(args: string[]) {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: {
+      target: { type: 'string' },
+      'base-url': { type: 'string' },
+      spec: { type: 'string' },
+      'max-examples': { type: 'string' },
+      seed: { type: 'string' },
+      workers: { type: 'string' },
+      'read-only': { type: 'boolean' },
+      junit: { type: 'string' },
+      schemathesis: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  })
+  if (!values.help && !values.target === !values['base-url'])
+    throw new Error('give exactly one of --target FILE and --base-url URL.')
+  return {
+    help: values.help ?? false,
+    targetFile: values.target,
+    baseUrl: values['base-url'],
+    spec: values.spec,
+    maxExamples: parseIntegerOption('--max-examples', values['max-examples'], 1),
+    seed: parseIntegerOption('--seed', values.seed, 0),
+    workers: parseIntegerOption('--workers', values.workers, 1),
+    readOnly: values['read-only'] ?? false,
+    junit: values.junit,
+    schemathesis: values.schemathesis,
+  }
+}

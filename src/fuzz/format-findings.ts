@@ -1,0 +1,39 @@
+import type { Finding } from './read-findings.js'
+
+/** Findings by check, in the order the checks first failed. */
+export function groupByCheck(findings: Finding[]): Map<string, Finding[]> {
+  const groups = new Map<string, Finding[]>()
+  for (const finding of findings) groups.set(finding.check, [...(groups.get(finding.check) ?? []), finding])
+  return groups
+}
+
+/**
+ * The kit's summary after Schemathesis's own output: the findings grouped by check, each with the
+ * curl that reproduces it.
+ *
+ * @example
+ * formatFindings([]) // 'users-api-kit fuzz: no findings.'
+ */
+export function formatFindings(findings: Finding[]): string {
+  if (findings.length === 0) return '\nusers-api-kit fuzz: no findings.'
+  const groups = groupByCheck(findings)
+  const lines = [`\nusers-api-kit fuzz: ${plural(findings.length, 'finding')} in ${plural(groups.size, 'check')}.`]
+  for (const [check, group] of groups) {
+    lines.push('', `${check} (${group.length})`)
+    for (const finding of group) {
+      const headline = [finding.code, finding.title].filter(Boolean).join(' ')
+      lines.push(`  ✗ ${finding.operation}: ${headline}${finding.detail ? ` — ${finding.detail}` : ''}`)
+      for (const curl of finding.curl) lines.push(`      ${curl}`)
+    }
+  }
+  lines.push(
+    '',
+    "[Filtered] hides the token sent: the owner's (a disposable user's for a write that names no user id).",
+    '`st explain CODE` says more about a code.',
+  )
+  return lines.join('\n')
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`
+}

@@ -1,0 +1,87 @@
+import { join } from 'node:path'
+import type { DisposableUser } from '../contract/target.js'
+
+/** Every phase of Schemathesis 4; `stateful` chains calls through the document's OpenAPI links. */
+export const PHASES = ['examples', 'coverage', 'fuzzing', 'stateful'] as const
+
+/** Methods that change something: `--read-only` sends none of them, not even as an undocumented-method probe. */
+export const WRITING_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'] as const
+
+export interface FuzzPlan {
+  /** The `st` executable. */
+  schemathesis: string
+  /** The OpenAPI document, as an absolute path (Schemathesis runs in a scratch directory). */
+  spec: string
+  baseUrl: string
+  /** Sent as `Authorization: Bearer` by the hooks file, never on the command line. */
+  ownerToken: string
+  /** The only users a write may touch (see schemathesis-hooks.py). */
+  disposable: DisposableUser[]
+  /** `all` or a comma-separated list of Schemathesis checks. */
+  checks: string
+  stateful: boolean
+  readOnly: boolean
+  maxExamples?: number
+  seed?: number
+  workers?: number
+  /** Where Schemathesis writes its JUnit and NDJSON reports. */
+  reportDir: string
+  hooksFile: string
+  configFile: string
+}
+
+export interface SchemathesisCommand {
+  file: string
+  args: string[]
+  /** Added to the environment of the `st` process. */
+  env: Record<string, string>
+  junitPath: string
+  ndjsonPath: string
+}
+
+/**
+ * The `st run` command line and environment for a plan. Pure: the same plan gives the same command.
+ *
+ * @example
+ * buildSchemathesisCommand({ schemathesis: '.venv/bin/st', spec: '/kit/openapi/users.yaml', baseUrl: 'http://127.0.0.1:4010', … })
+ * // { file: '.venv/bin/st', args: ['--config-file', …, 'run', '/kit/openapi/users.yaml', '--url', …], env: { SCHEMATHESIS_HOOKS: … } }
+ */
+export function buildSchemathesisCommand(plan: FuzzPlan): SchemathesisCommand {
+  const junitPath = join(plan.reportDir, 'schemathesis-junit.xml')
+  const ndjsonPath = join(plan.reportDir, 'schemathesis-events.ndjson')
+  const phases = plan.stateful ? PHASES : PHASES.filter((phase) => phase !== 'stateful')
+  const args = [
+    '--config-file',
+    plan.configFile,
+    'run',
+    plan.spec,
+    '--url',
+    plan.baseUrl,
+    '--checks',
+    plan.checks,
+    '--phases',
+    phases.join(','),
+    '--report',
+    'junit,ndjson',
+    '--report-junit-path',
+    junitPath,
+    '--report-ndjson-path',
+    ndjsonPath,
+    ...optional('--max-examples', plan.maxExamples),
+    ...optional('--seed', plan.seed),
+    ...optional('--workers', plan.workers),
+    // One regex, not four --exclude-method: an exact filter that matches no operation (POST, PUT) is a warning.
+    ...(plan.readOnly ? ['--exclude-method-regex', `^(${WRITING_METHODS.join('|')})$`] : []),
+  ]
+  const env = {
+    SCHEMATHESIS_HOOKS: plan.hooksFile,
+    USERS_API_KIT_TOKEN: plan.ownerToken,
+    USERS_API_KIT_DISPOSABLE: JSON.stringify(plan.readOnly ? [] : plan.disposable),
+    USERS_API_KIT_READ_ONLY: plan.readOnly ? '1' : '0',
+  }
+  return { file: plan.schemathesis, args, env, junitPath, ndjsonPath }
+}
+
+function optional(flag: string, value: number | undefined): string[] {
+  return value === undefined ? [] : [flag, String(value)]
+}

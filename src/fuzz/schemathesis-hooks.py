@@ -1,0 +1,81 @@
+"""Safety and authentication for `users-api-kit fuzz`: Schemathesis loads this file through SCHEMATHESIS_HOOKS.
+
+Only the target's `disposable` users may be changed or deleted, on any backend, in every phase (examples,
+coverage, fuzzing and the stateful phase, whose links start from the list, whose first item is the
+owner). Every request goes through `before_call` just before it is sent, after the stateful phase has
+filled its path parameters from a link, so the guard sits there:
+
+- A write (any method but GET, HEAD, OPTIONS, TRACE, QUERY) to `/api/users/{id}` whose id is not disposable is
+  sent to a disposable id instead. DELETE goes to its own share of the disposable users, so PATCH keeps a
+  live target for the whole run.
+- A write without an id (PATCH or DELETE `/api/users/me`, or a method Schemathesis tries on a path that
+  does not document it) acts on the caller or the collection: it is sent with a disposable user's token
+  instead of the owner's, so a backend that wrongly honours it changes a disposable user at most.
+- With USERS_API_KIT_READ_ONLY=1 the CLI excludes every writing method; a write that still reached this
+  hook would be refused (an error in the report) rather than sent.
+
+Schemathesis re-validates a case that a hook changed, so a rewritten id is not reported as negative data.
+
+Environment (set by `users-api-kit fuzz`, never on the command line, so tokens stay out of `ps`):
+  USERS_API_KIT_TOKEN       the owner's token, sent as `Authorization: Bearer`
+  USERS_API_KIT_DISPOSABLE  JSON: [{"id": "...", "token": "..."}] from the target file
+  USERS_API_KIT_READ_ONLY   "1" in --read-only runs
+"""
+
+import itertools
+import json
+import os
+
+import schemathesis
+
+SAFE_METHODS = {"GET", "HEAD", "OPTIONS", "TRACE", "QUERY"}
+ID_PARAMETER = "id"
+
+TOKEN = os.environ.get("USERS_API_KIT_TOKEN", "")
+READ_ONLY = os.environ.get("USERS_API_KIT_READ_ONLY") == "1"
+POOL = json.loads(os.environ.get("USERS_API_KIT_DISPOSABLE") or "[]")
+
+# The last disposable user is the identity of id-less writes; the others are split between PATCH and
+# DELETE targets. A pool of one plays every part.
+IDENTITY = POOL[-1] if POOL else None
+TARGETS = POOL[:-1] or POOL
+HALF = (len(TARGETS) + 1) // 2
+CHANGE_TARGETS = itertools.cycle([user["id"] for user in TARGETS[:HALF]]) if TARGETS else None
+DELETE_TARGETS = itertools.cycle([user["id"] for user in TARGETS[HALF:] or TARGETS]) if TARGETS else None
+TARGET_IDS = {user["id"] for user in TARGETS}
+DELETE_IDS = {user["id"] for user in TARGETS[HALF:] or TARGETS}
+
+
+@schemathesis.auth(refresh_interval=None, retry_on=[])
+class OwnerToken:
+    """The owner's token on every request (a case that tests a missing or bad token gets none)."""
+
+    def get(self, case, context):
+        return TOKEN
+
+    def set(self, case, data, context):
+        case.headers = case.headers or {}
+        case.headers["Authorization"] = f"Bearer {data}"
+
+
+@schemathesis.hook
+def before_call(context, case, **kwargs):
+    method = case.method.upper()
+    if method in SAFE_METHODS:
+        return
+    if READ_ONLY or not POOL:
+        raise RuntimeError(
+            f"users-api-kit fuzz refused to send {method} {case.path}: this run may not write "
+            "(--read-only, or the target has no disposable users)."
+        )
+    parameters = case.path_parameters or {}
+    if ID_PARAMETER in parameters:
+        target = parameters[ID_PARAMETER]
+        if method == "DELETE" and target not in DELETE_IDS:
+            case.path_parameters = {**parameters, ID_PARAMETER: next(DELETE_TARGETS)}
+        elif method != "DELETE" and target not in TARGET_IDS:
+            case.path_parameters = {**parameters, ID_PARAMETER: next(CHANGE_TARGETS)}
+        return
+    headers = case.headers or {}
+    if headers.get("Authorization") == f"Bearer {TOKEN}":
+        case.headers = {**headers, "Authorization": f"Bearer {IDENTITY['token']}"}
