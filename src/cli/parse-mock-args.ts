@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util'
 import { MOCK_DEFAULTS, type StartMockOptions } from '../start-mock.js'
+import { parseIntegerOption } from './parse-integer-option.js'
 
 export const MOCK_USAGE = `users-api-kit mock — the stateful mock of the users API
 
@@ -65,11 +66,7 @@ export function parseMockArgs(args: string[]): MockArgs {
 }
 
 function integer(flag: string, raw: string | undefined, fallback: number, min: number, max: number): number {
-  if (raw === undefined) return fallback
-  const value = Number(raw)
-  if (!/^\d+$/.test(raw) || value < min || value > max)
-    throw new Error(`${flag} must be an integer from ${min} to ${max} (got "${raw}").`)
-  return value
+  return parseIntegerOption(flag, raw, min, max) ?? fallback
 }
 
 function latency(raw: string): { min: number; max: number } {
