@@ -14,7 +14,7 @@ import { readSchemathesisVersion, runSchemathesis } from '../fuzz/run-schemathes
 import { buildSchemathesisCommand } from '../fuzz/schemathesis-command.js'
 import { renameTestsuites } from '../merge-junit-reports.js'
 import { DEFAULT_SPEC_PATH, loadSpec } from '../spec/load-spec.js'
-import { parseIntegerOption } from './parse-integer-option.js'
+import { FUZZ_OPTIONS, readFuzzOptions, readTargetOptions, TARGET_OPTIONS } from './shared-options.js'
 
 export const FUZZ_USAGE = `users-api-kit fuzz — property-based fuzzing with Schemathesis ${SCHEMATHESIS_VERSION}
 
@@ -175,35 +175,12 @@ function parseFuzzArgs(args: string[]) {
     args,
     strict: true,
     allowNegative: true,
-    options: {
-      target: { type: 'string' },
-      'base-url': { type: 'string' },
-      spec: { type: 'string' },
-      'max-examples': { type: 'string' },
-      seed: { type: 'string' },
-      checks: { type: 'string' },
-      stateful: { type: 'boolean' },
-      workers: { type: 'string' },
-      'read-only': { type: 'boolean' },
-      junit: { type: 'string' },
-      schemathesis: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
+    options: { ...TARGET_OPTIONS, ...FUZZ_OPTIONS, checks: { type: 'string' }, stateful: { type: 'boolean' } },
   })
-  if (!values.help && !values.target === !values['base-url'])
-    throw new Error('give exactly one of --target FILE and --base-url URL.')
   return {
-    help: values.help ?? false,
-    targetFile: values.target,
-    baseUrl: values['base-url'],
-    spec: values.spec,
-    maxExamples: parseIntegerOption('--max-examples', values['max-examples'], 1),
-    seed: parseIntegerOption('--seed', values.seed, 0),
+    ...readTargetOptions(values),
+    ...readFuzzOptions(values),
     checks: values.checks ?? 'all',
     stateful: values.stateful ?? true,
-    workers: parseIntegerOption('--workers', values.workers, 1),
-    readOnly: values['read-only'] ?? false,
-    junit: values.junit,
-    schemathesis: values.schemathesis,
   } satisfies FuzzOptions & { help: boolean }
 }

@@ -9,7 +9,7 @@ import { groupByCheck } from '../fuzz/format-findings.js'
 import { mergeJunitReports, readJunitTotals, renameTestsuites } from '../merge-junit-reports.js'
 import { runFuzz, type FuzzOutcome } from './fuzz-command.js'
 import { runVerifyCommand } from './verify-command.js'
-import { parseIntegerOption } from './parse-integer-option.js'
+import { FUZZ_OPTIONS, readFuzzOptions, readTargetOptions, TARGET_OPTIONS } from './shared-options.js'
 
 export const GATE_USAGE = `users-api-kit gate — the contract suite and the fuzzer, for a backend's CI
 
@@ -128,31 +128,7 @@ function parseGateArgs(args: string[]) {
   const { values } = parseArgs({
     args,
     strict: true,
-    options: {
-      target: { type: 'string' },
-      'base-url': { type: 'string' },
-      spec: { type: 'string' },
-      'max-examples': { type: 'string' },
-      seed: { type: 'string' },
-      workers: { type: 'string' },
-      'read-only': { type: 'boolean' },
-      junit: { type: 'string' },
-      schemathesis: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
+    options: { ...TARGET_OPTIONS, ...FUZZ_OPTIONS },
   })
-  if (!values.help && !values.target === !values['base-url'])
-    throw new Error('give exactly one of --target FILE and --base-url URL.')
-  return {
-    help: values.help ?? false,
-    targetFile: values.target,
-    baseUrl: values['base-url'],
-    spec: values.spec,
-    maxExamples: parseIntegerOption('--max-examples', values['max-examples'], 1),
-    seed: parseIntegerOption('--seed', values.seed, 0),
-    workers: parseIntegerOption('--workers', values.workers, 1),
-    readOnly: values['read-only'] ?? false,
-    junit: values.junit,
-    schemathesis: values.schemathesis,
-  }
+  return { ...readTargetOptions(values), ...readFuzzOptions(values) }
 }

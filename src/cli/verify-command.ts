@@ -3,6 +3,7 @@ import { isAppError } from '../errors.js'
 import { assertReachable, resolveTarget } from '../contract/resolve-target.js'
 import { runSuite, type SuiteOutcome } from '../contract/run-suite.js'
 import { loadSpec } from '../spec/load-spec.js'
+import { readTargetOptions, TARGET_OPTIONS } from './shared-options.js'
 
 export const VERIFY_USAGE = `users-api-kit verify — the contract suite, against any implementation of the users API
 
@@ -61,9 +62,7 @@ function parseVerifyArgs(args: string[]) {
     args,
     strict: true,
     options: {
-      target: { type: 'string' },
-      'base-url': { type: 'string' },
-      spec: { type: 'string' },
+      ...TARGET_OPTIONS,
       only: { type: 'string' },
       'read-only': { type: 'boolean' },
       junit: { type: 'string' },
@@ -71,21 +70,16 @@ function parseVerifyArgs(args: string[]) {
       grep: { type: 'string' },
       bail: { type: 'boolean' },
       timeout: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
     },
   })
-  if (!values.help && !values.target === !values['base-url'])
-    throw new Error('give exactly one of --target FILE and --base-url URL.')
+  const target = readTargetOptions(values)
   if (values.only !== undefined && values.only !== 'core')
     throw new Error(`--only takes "core" (got "${values.only}").`)
   const timeoutMs = Number(values.timeout ?? '10000')
   if (!Number.isInteger(timeoutMs) || timeoutMs < 1)
     throw new Error(`--timeout must be a positive number of milliseconds (got "${values.timeout}").`)
   return {
-    help: values.help ?? false,
-    targetFile: values.target,
-    baseUrl: values['base-url'],
-    spec: values.spec,
+    ...target,
     layer: values.only === 'core' ? ('core' as const) : ('all' as const),
     readOnly: values['read-only'] ?? false,
     junit: values.junit,
