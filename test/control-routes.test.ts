@@ -205,6 +205,36 @@ describe('GET and PUT /__mock/state', () => {
         path: '/users/2/role',
       }),
     ],
+    [
+      'a duplicate user id',
+      (state) => {
+        const copy = { ...state.users[1]!, email: 'copy@example.com', token: 'copy-token' }
+        return { document: { ...state, users: [...state.users, copy] }, path: `/users/${state.users.length}/id` }
+      },
+    ],
+    [
+      'a user of an unknown organization',
+      (state) => ({
+        document: {
+          ...state,
+          users: state.users.map((user, index) => (index === 3 ? { ...user, organizationId: 'org_nowhere' } : user)),
+        },
+        path: '/users/3/organizationId',
+      }),
+    ],
+    [
+      'a token given to two users',
+      (state) => ({
+        document: {
+          ...state,
+          users: state.users.map((user, index) => (index === 4 ? { ...user, token: 'owner-token' } : user)),
+        },
+        path: `/users/${Math.max(
+          4,
+          state.users.findIndex((user) => user.token === 'owner-token'),
+        )}/token`,
+      }),
+    ],
     ['an unknown key', (state) => ({ document: { ...state, extra: true }, path: '/extra' })],
   ])('an invalid state (%s): 400 naming the path, and the old state stays', async (_case, corrupt) => {
     const before = await mockStateOf(app)

@@ -29,6 +29,8 @@ export interface BuildAppOptions extends SimulatedConditions {
   /** The state the mock starts in and `POST /__mock/reset` returns to. */
   seed: MockState
   parseState: StateParser
+  /** When set, the /__mock/ routes require `Authorization: Bearer <controlToken>`. */
+  controlToken?: string | undefined
   /** CORS: `true` (any origin, the default), `false`, or the allowed origins. */
   cors?: boolean | string[]
   logger?: FastifyServerOptions['logger']
@@ -87,7 +89,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
     noRoute: (request) => noRoute(request, operations),
   })
   registerOperations(app, { operations, handlers: OPERATION_HANDLERS, state, apiRequestHook })
-  registerControlRoutes(app, state, options.parseState)
+  registerControlRoutes(app, state, { parseState: options.parseState, controlToken: options.controlToken })
   registerDocsRoutes(app, options.spec.document)
   return { app, state }
 }

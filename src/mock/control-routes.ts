@@ -3,6 +3,7 @@ import type { MockState } from '../domain/mock-state.js'
 import type { UserStore } from '../domain/user-store.js'
 import { AppError } from '../errors.js'
 import { assertJsonBody } from './body-parsing.js'
+import { createControlTokenGuard } from './control-token.js'
 import { createTarget } from './create-target.js'
 import type { StateHolder } from './state-holder.js'
 
@@ -35,28 +36,39 @@ export function listTokens(store: UserStore): TokenListing[] {
 /** A state of 100,000 users is about 30 MB of JSON. */
 const STATE_BODY_LIMIT = 256 * 1024 * 1024
 
+export interface ControlRouteOptions {
+  parseState: StateParser
+  /** When set, every control route requires `Authorization: Bearer <controlToken>`. */
+  controlToken?: string | undefined
+}
+
 /**
  * The mock's own routes under /__mock/ (CONTRACT §7: not part of the users API). They let a developer
  * or a test find tokens, build a contract-suite target, and save, load and reset the state.
  */
-export function registerControlRoutes(app: FastifyInstance, state: StateHolder, parseState: StateParser): void {
-  app.get('/__mock/tokens', async () => ({ data: listTokens(state.store) }))
+export function registerControlRoutes(
+  app: FastifyInstance,
+  state: StateHolder,
+  { parseState, controlToken }: ControlRouteOptions,
+): void {
+  const onRequest = controlToken === undefined ? [] : [createControlTokenGuard(controlToken)]
+  app.get('/__mock/tokens', { onRequest }, async () => ({ data: listTokens(state.store) }))
 
-  app.get('/__mock/target', async (request) => {
+  app.get('/__mock/target', { onRequest }, async (request) => {
     const count = disposableCount(request)
     return createTarget(state.store, `${request.protocol}://${request.host}`, count)
   })
 
-  app.post('/__mock/reset', async () => {
+  app.post('/__mock/reset', { onRequest }, async () => {
     state.reset()
     return summary(state)
   })
 
-  app.get('/__mock/state', async () => state.store.exportState())
+  app.get('/__mock/state', { onRequest }, async () => state.store.exportState())
 
   app.put(
     '/__mock/state',
-    { bodyLimit: STATE_BODY_LIMIT, config: { jsonBody: true }, preValidation: assertJsonBody },
+    { onRequest, bodyLimit: STATE_BODY_LIMIT, config: { jsonBody: true }, preValidation: assertJsonBody },
     async (request) => {
       // Validated whole before anything changes: a bad document keeps the old state.
       state.replace(parseState(request.body))
