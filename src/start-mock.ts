@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
+import { AppError } from './errors.js'
 import type { FastifyInstance, FastifyServerOptions } from 'fastify'
 import { parseState } from './domain/parse-state.js'
 import type { MockState } from './domain/mock-state.js'
@@ -6,6 +8,7 @@ import { buildApp } from './mock/build-app.js'
 import { listTokens, type TokenListing } from './mock/control-routes.js'
 import { createTarget, type MockTarget } from './mock/create-target.js'
 import type { SimulatedConditions } from './mock/simulated-conditions.js'
+import { attachStateFile, StateFile } from './mock/state-file.js'
 import type { StateHolder } from './mock/state-holder.js'
 import { DEFAULT_FIXTURES_PATH, readFixtureFile } from './seed/read-fixtures.js'
 import { loadSpec, type LoadedSpec } from './spec/load-spec.js'
@@ -24,6 +27,16 @@ export interface MockOptions extends SimulatedConditions {
   users?: number
   cors?: boolean | string[]
   logger?: FastifyServerOptions['logger']
+  /**
+   * Requires `Authorization: Bearer <controlToken>` on the /__mock/ routes (for a mock shared on a
+   * network). It must differ from every token of the users API.
+   */
+  controlToken?: string
+  /**
+   * Keeps the state in this JSON file across restarts: loaded at start when it exists (else the seed),
+   * rewritten atomically after each change. `POST /__mock/reset` still returns to the seed.
+   */
+  stateFile?: string
 }
 
 export const MOCK_DEFAULTS = { seed: 1, users: 50, port: 4010, host: '127.0.0.1' } as const
@@ -32,8 +45,10 @@ export interface MockApp {
   app: FastifyInstance
   state: StateHolder
   spec: LoadedSpec
-  /** The state the mock started in. */
+  /** The state `POST /__mock/reset` returns to (fixtures and faker's users). */
   seed: MockState
+  /** Whether the state came from an existing `stateFile`. */
+  loadedStateFile: boolean
 }
 
 /** The mock, built and seeded but not listening: for `inject()` tests and for the CLI. */
@@ -44,13 +59,38 @@ export async function createMockApp(options: MockOptions = {}): Promise<MockApp>
   let validateState: StateValidator | undefined
   const stateValidator = (): StateValidator => (validateState ??= compileStateValidator(spec.dereferenced))
   const seed = await seedState(options, spec, stateValidator, cache)
+  const saved =
+    options.stateFile !== undefined && existsSync(options.stateFile)
+      ? await readFixtureFile(options.stateFile, stateValidator(), 'state file')
+      : undefined
   const { app, state } = await buildApp({
     ...options,
     spec,
     seed,
     parseState: (input) => parseState(input, stateValidator()),
   })
-  return { app, state, spec, seed }
+  if (saved) state.replace(saved)
+  assertControlTokenIsNoUserToken(options.controlToken, state)
+  if (options.stateFile !== undefined) {
+    const stateFile = new StateFile(options.stateFile, state, (error) =>
+      app.log.error({ err: error }, `Cannot write the state file ${options.stateFile}.`),
+    )
+    if (saved) stateFile.markSaved()
+    await attachStateFile(app, stateFile)
+  }
+  return { app, state, spec, seed, loadedStateFile: saved !== undefined }
+}
+
+/** A user's token that also opened the control routes would let that user read every other token. */
+function assertControlTokenIsNoUserToken(controlToken: string | undefined, state: StateHolder): void {
+  if (controlToken === undefined) return
+  if (controlToken.trim() === '') throw new AppError('VALIDATION_FAILED', 'The control token must not be empty.')
+  if (state.store.tokens().some(({ token }) => token === controlToken)) {
+    throw new AppError(
+      'VALIDATION_FAILED',
+      'The control token is also the token of a user of the mock: choose another (for example: openssl rand -hex 16).',
+    )
+  }
 }
 
 /**

@@ -1,59 +1,21 @@
-import { existsSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
-import { execa, type ResultPromise } from 'execa'
 import { afterEach, beforeAll, describe, expect, test } from 'vitest'
 import type { MockState } from '../src/domain/mock-state.js'
+import {
+  buildCliOnce,
+  killRunningClis,
+  runCli,
+  startCli as startAnyCli,
+  WITHIN_MS,
+} from './support/cli-mock-process.js'
 
 // `users-api-kit mock`, as a developer runs it: the built CLI in its own process.
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const MAIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url))
-/** How long a start, or a stop after a signal, may take. */
-const WITHIN_MS = 10_000
+beforeAll(buildCliOnce, 120_000)
 
-type Cli = ResultPromise<{ reject: false; cwd: string }>
+afterEach(killRunningClis)
 
-const running: Cli[] = []
-
-beforeAll(async () => {
-  // `npm test` builds first; a bare `vitest run` on a fresh checkout builds here.
-  if (!existsSync(MAIN)) await execa('npm', ['run', 'build'], { cwd: ROOT })
-}, 120_000)
-
-afterEach(() => {
-  for (const cli of running.splice(0)) if (cli.exitCode === null) cli.kill('SIGKILL')
-})
-
-function runCli(args: string[]): Cli {
-  const cli = execa('node', [MAIN, ...args], { reject: false, cwd: ROOT })
-  running.push(cli)
-  return cli
-}
-
-/** Starts the mock and waits for the end of its banner; answers the banner and the URL it names. */
-async function startCli(args: string[] = []): Promise<{ cli: Cli; banner: string; url: string }> {
-  const cli = runCli(['mock', '--port', '0', '--quiet', ...args])
-  let banner = ''
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`No banner within ${WITHIN_MS} ms. Output so far:\n${banner}`)),
-      WITHIN_MS,
-    )
-    cli.stdout.on('data', (chunk: Buffer) => {
-      banner += chunk.toString()
-      if (banner.includes('Ctrl-C stops it.')) {
-        clearTimeout(timer)
-        resolve()
-      }
-    })
-    cli.then(
-      (result) => reject(new Error(`The mock exited (${result.exitCode}) before its banner:\n${result.stderr}`)),
-      reject,
-    )
-  })
-  const url = /API\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/users/.exec(banner)?.[1]
-  if (!url) throw new Error(`The banner names no URL:\n${banner}`)
-  return { cli, banner, url }
+function startCli(args: string[] = []) {
+  return startAnyCli(['--quiet', ...args])
 }
 
 async function stateOf(url: string): Promise<MockState> {
@@ -121,6 +83,8 @@ describe('users-api-kit mock', () => {
       '--latency',
       '--fail-rate',
       '--cors',
+      '--control-token',
+      '--state-file',
       '--quiet',
     ]) {
       expect(result.stdout).toContain(option)

@@ -1,26 +1,37 @@
 import type { MockState } from '../domain/mock-state.js'
-import type { TokenEntry } from '../domain/user-store.js'
 import type { MockArgs } from './parse-mock-args.js'
 
 interface BannerInput {
   url: string
   options: MockArgs
-  seed: MockState
-  tokens: TokenEntry[]
+  /** The state the mock starts from (the seed, or what `--state-file` held). */
+  current: MockState
+  loadedStateFile: boolean
 }
 
-/** What a developer needs to start: where the API and docs are, a token, a ready-to-paste curl. */
-export function formatBanner({ url, options, seed, tokens }: BannerInput): string {
-  const owner = tokens.find(({ user }) => user.role === 'CLIENT_OWNER' && user.status === 'ACTIVE')
-  const named = tokens.filter(({ token }) => !token.startsWith('tok_')).map(({ token }) => token)
+/**
+ * What a developer needs to start: where the API and docs are, a token, a ready-to-paste curl. With a
+ * control token the mock is shared, and its output may end up in a team's logs: no token is printed.
+ */
+export function formatBanner({ url, options, current, loadedStateFile }: BannerInput): string {
+  const withTokens = current.users.filter((user) => user.token !== undefined)
+  const owner = withTokens.find((user) => user.role === 'CLIENT_OWNER' && user.status === 'ACTIVE')
+  const named = withTokens.map((user) => user.token ?? '').filter((token) => !token.startsWith('tok_'))
+  const origin = loadedStateFile
+    ? `loaded from ${options.stateFile}`
+    : `seed ${options.seed}, ${options.users} fake users per organization`
+  const shared = options.controlToken !== undefined
   const lines = [
-    `users-api-kit mock: ${seed.organizations.length} organizations, ${seed.users.length} users (seed ${options.seed}, ${options.users} fake users per organization)`,
+    `users-api-kit mock: ${current.organizations.length} organizations, ${current.users.length} users (${origin})`,
     '',
     `  API      ${url}/api/users`,
     `  Docs     ${url}/docs`,
-    `  Tokens   ${url}/__mock/tokens${named.length ? `  (${named.slice(0, 6).join(', ')}, …)` : ''}`,
+    shared
+      ? `  Tokens   curl -H 'Authorization: Bearer <control token>' ${url}/__mock/tokens`
+      : `  Tokens   ${url}/__mock/tokens${named.length ? `  (${named.slice(0, 6).join(', ')}, …)` : ''}`,
   ]
-  if (owner) lines.push('', `  Try:  curl -H 'Authorization: Bearer ${owner.token}' ${url}/api/users/me`)
+  if (options.stateFile !== undefined) lines.push(`  State    ${options.stateFile} (saved after every change)`)
+  if (owner && !shared) lines.push('', `  Try:  curl -H 'Authorization: Bearer ${owner.token}' ${url}/api/users/me`)
   lines.push('', 'Ctrl-C stops it.')
   return lines.join('\n')
 }

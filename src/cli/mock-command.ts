@@ -1,7 +1,7 @@
 import type { FastifyServerOptions } from 'fastify'
 import { createMockApp, serverUrl } from '../start-mock.js'
 import { formatBanner } from './mock-banner.js'
-import { MOCK_USAGE, parseMockArgs, type MockArgs } from './parse-mock-args.js'
+import { CONTROL_TOKEN_ENV, MOCK_USAGE, parseMockArgs, type MockArgs } from './parse-mock-args.js'
 
 /** `users-api-kit mock`: starts the mock, prints how to use it, stops cleanly on SIGINT/SIGTERM. */
 /** Resolves to an exit code, or to undefined once the mock runs (it ends on a signal). */
@@ -18,20 +18,29 @@ export async function runMockCommand(args: string[]): Promise<number | undefined
     return 0
   }
   try {
-    const { app, state, seed } = await createMockApp({ ...options, logger: loggerOptions(options.quiet) })
+    const { app, state, loadedStateFile } = await createMockApp({
+      ...options,
+      logger: loggerOptions(options.quiet),
+    })
     await app.listen({ port: options.port, host: options.host })
     // Before the banner: whoever reads it as "ready" may send SIGTERM at once, and without a handler
     // that signal kills the process (no clean close, no exit code 0).
     closeOnSignals(() => app.close())
-    console.log(formatBanner({ url: serverUrl(app), options, seed, tokens: state.store.tokens() }))
-    if (options.host === '0.0.0.0' || options.host === '::') {
-      console.warn('Warning: the mock is open to your network, and so are its /__mock/ control routes.')
+    console.log(formatBanner({ url: serverUrl(app), options, current: state.store.exportState(), loadedStateFile }))
+    if (!isLoopback(options.host) && options.controlToken === undefined) {
+      console.warn(
+        `Warning: the mock is open to your network (--host ${options.host}), and so are its /__mock/ control routes: anyone who reaches it can list every token and replace the state. Protect them with --control-token T (or ${CONTROL_TOKEN_ENV}=T).`,
+      )
     }
     return undefined
   } catch (error) {
     console.error(`users-api-kit mock: cannot start.\n${describeStartError(error, options)}`)
     return 2
   }
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.')
 }
 
 /** Pretty logs for people at a terminal, JSON lines for machines; never a token (RFC 6750 secrets). */

@@ -16,11 +16,18 @@ Usage: users-api-kit mock [options]
   --fail-rate P       Answer this fraction of API calls (0 to 1) with 503
   --cors ORIGINS      Allow only these origins, comma-separated (default: any origin)
   --no-cors           No CORS headers at all
+  --control-token T   Require "Authorization: Bearer T" on the /__mock/ routes (or set
+                      USERS_API_KIT_CONTROL_TOKEN); do so whenever --host opens the mock to a network
+  --state-file FILE   Keep the state in FILE across restarts: loaded at start if it exists,
+                      rewritten (atomically) after every change
   --quiet             No request logs (the banner and warnings stay)
   -h, --help          This help
 
 Per request: "Prefer: code=404" answers that documented error; "Prefer: delay=500" waits 500 ms.
 Control routes: GET /__mock/tokens, GET /__mock/target, POST /__mock/reset, GET|PUT /__mock/state.`
+
+/** The environment variable that sets the control token (a flag would show in the process list). */
+export const CONTROL_TOKEN_ENV = 'USERS_API_KIT_CONTROL_TOKEN'
 
 export interface MockArgs extends StartMockOptions {
   port: number
@@ -29,8 +36,8 @@ export interface MockArgs extends StartMockOptions {
   help: boolean
 }
 
-/** Reads the mock's flags; a bad value is an Error whose message says what is expected. */
-export function parseMockArgs(args: string[]): MockArgs {
+/** Reads the mock's flags (and its environment variable); a bad value is an Error saying what is expected. */
+export function parseMockArgs(args: string[], env: NodeJS.ProcessEnv = process.env): MockArgs {
   const { values } = parseArgs({
     args,
     strict: true,
@@ -45,6 +52,8 @@ export function parseMockArgs(args: string[]): MockArgs {
       'fail-rate': { type: 'string' },
       cors: { type: 'string' },
       'no-cors': { type: 'boolean' },
+      'control-token': { type: 'string' },
+      'state-file': { type: 'string' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -62,11 +71,19 @@ export function parseMockArgs(args: string[]): MockArgs {
   if (values.spec !== undefined) parsed.spec = values.spec
   if (values.latency !== undefined) parsed.latency = latency(values.latency)
   if (values['fail-rate'] !== undefined) parsed.failRate = rate(values['fail-rate'])
+  const controlToken = values['control-token'] ?? env[CONTROL_TOKEN_ENV]
+  if (controlToken !== undefined) parsed.controlToken = nonEmpty('--control-token', controlToken)
+  if (values['state-file'] !== undefined) parsed.stateFile = nonEmpty('--state-file', values['state-file'])
   return parsed
 }
 
 function integer(flag: string, raw: string | undefined, fallback: number, min: number, max: number): number {
   return parseIntegerOption(flag, raw, min, max) ?? fallback
+}
+
+function nonEmpty(flag: string, raw: string): string {
+  if (raw.trim() === '') throw new Error(`${flag} must not be empty.`)
+  return raw
 }
 
 function latency(raw: string): { min: number; max: number } {

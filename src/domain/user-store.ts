@@ -28,6 +28,7 @@ export class UserStore {
   private readonly users = new Map<string, User>()
   private readonly userIdByToken = new Map<string, string>()
   private readonly tokenByUserId = new Map<string, string>()
+  private changes = 0
 
   constructor(
     state: MockState,
@@ -39,8 +40,14 @@ export class UserStore {
     for (const user of state.users) this.addUser(user)
   }
 
+  /** Counts the changes since construction: whoever saves the state can tell whether it changed. */
+  get revision(): number {
+    return this.changes
+  }
+
   /** Adds a user (seeding, the mock's disposable users). The state was validated before. */
   addUser({ token, ...fields }: StoredUser): User {
+    this.changes++
     const user: User = { ...fields }
     this.tenantOf(user.organizationId).members.add(user)
     this.users.set(user.id, user)
@@ -101,6 +108,7 @@ export class UserStore {
     }
     const changes = changedFields(target, patch)
     if (Object.keys(changes).length === 0) return target
+    this.changes++
     const members = this.tenantOf(target.organizationId).members
     members.remove(target)
     Object.assign(target, changes, { updatedAt: this.nextUpdatedAt(target) })
@@ -112,6 +120,7 @@ export class UserStore {
   deleteUser(caller: User, id: string): void {
     const target = this.findInOrganization(caller, id)
     assertMayDelete(caller, target)
+    this.changes++
     this.tenantOf(target.organizationId).members.remove(target)
     this.users.delete(target.id)
     const token = this.tokenByUserId.get(target.id)

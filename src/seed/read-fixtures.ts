@@ -17,12 +17,17 @@ export const DEFAULT_FIXTURES_PATH = fileURLToPath(new URL('../../fixtures/defau
  * @example
  * const fixtures = await readFixtureFile(DEFAULT_FIXTURES_PATH, compileStateValidator(spec.dereferenced))
  */
-export async function readFixtureFile(path: string, validateState: StateValidator): Promise<MockState> {
-  const document = await readJsonFile(path, 'fixture file')
+export async function readFixtureFile(
+  path: string,
+  validateState: StateValidator,
+  /** What the file is to its user, for the messages ("state file" for `--state-file`). */
+  description = 'fixture file',
+): Promise<MockState> {
+  const document = await readJsonFile(path, description)
   try {
     return parseState(document, validateState)
   } catch (error) {
     if (!isAppError(error)) throw error
-    throw new AppError(error.code, `The fixture file ${path} is not a valid state. ${error.message}`, error.details)
+    throw new AppError(error.code, `The ${description} ${path} is not a valid state. ${error.message}`, error.details)
   }
 }

@@ -1,0 +1,58 @@
+import { open, readdir, rename, unlink } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
+
+let sequence = 0
+
+/**
+ * Replaces `path` with `text` so that a reader, or a process killed at any moment, sees the old
+ * file or the new one, never a part: write a temporary file beside it, fsync, rename over it, then
+ * fsync the directory so that the rename itself survives a power cut.
+ *
+ * @example
+ * await writeFileAtomically('state.json', JSON.stringify(state))
+ */
+export async function writeFileAtomically(path: string, text: string): Promise<void> {
+  const temporary = join(dirname(path), `${temporaryPrefix(path)}${process.pid}.${++sequence}.tmp`)
+  try {
+    const file = await open(temporary, 'w', 0o600)
+    try {
+      await file.writeFile(text)
+      await file.sync()
+    } finally {
+      await file.close()
+    }
+    await rename(temporary, path)
+  } catch (error) {
+    await unlink(temporary).catch(() => undefined)
+    throw error
+  }
+  await syncDirectory(dirname(path))
+}
+
+/** Temporary files that a killed writer left beside `path`; never the file itself. */
+export async function removeLeftoverTemporaryFiles(path: string): Promise<void> {
+  const prefix = temporaryPrefix(path)
+  const names = await readdir(dirname(path)).catch(() => [])
+  await Promise.all(
+    names
+      .filter((name) => name.startsWith(prefix) && name.endsWith('.tmp'))
+      .map((name) => unlink(join(dirname(path), name)).catch(() => undefined)),
+  )
+}
+
+function temporaryPrefix(path: string): string {
+  return `.${basename(path)}.`
+}
+
+/** Not every platform can open a directory (Windows cannot); the rename is then as durable as it gets. */
+async function syncDirectory(directory: string): Promise<void> {
+  const handle = await open(directory, 'r').catch(() => undefined)
+  if (!handle) return
+  try {
+    await handle.sync()
+  } catch {
+    // EINVAL/EISDIR on some file systems: nothing more to do.
+  } finally {
+    await handle.close()
+  }
+}

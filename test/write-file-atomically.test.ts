@@ -1,0 +1,76 @@
+import { mkdtemp, readdir, readFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { execa } from 'execa'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { removeLeftoverTemporaryFiles, writeFileAtomically } from '../src/write-file-atomically.js'
+import { buildCliOnce, ROOT } from './support/cli-mock-process.js'
+
+// The write behind --state-file: a reader, or a process killed at any moment, sees a whole file.
+
+beforeAll(buildCliOnce, 120_000)
+
+/** A process that rewrites `path` with ever newer 4 MB versions until it is killed. */
+function startWriter(path: string) {
+  const module = pathToFileURL(join(ROOT, 'dist/write-file-atomically.js')).href
+  const script = `
+    import { writeFileAtomically } from ${JSON.stringify(module)}
+    const pad = 'x'.repeat(4 * 1024 * 1024)
+    for (let version = 1; ; version++) {
+      await writeFileAtomically(${JSON.stringify(path)}, JSON.stringify({ version, pad }))
+      if (version === 1) console.log('first write done')
+    }`
+  return execa('node', ['--input-type=module', '-e', script], { reject: false })
+}
+
+describe('writeFileAtomically', () => {
+  test('replaces the file and leaves nothing else beside it', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'atomic-'))
+    const path = join(directory, 'state.json')
+    await writeFileAtomically(path, 'one')
+    await writeFileAtomically(path, 'two')
+    expect(await readFile(path, 'utf8')).toBe('two')
+    expect(await readdir(directory)).toEqual(['state.json'])
+  })
+
+  test('a failed write keeps the old file and removes its temporary file', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'atomic-'))
+    const path = join(directory, 'state.json')
+    await writeFileAtomically(path, 'old')
+    // Renaming a file over a directory fails after the temporary file was written.
+    await expect(writeFileAtomically(directory, 'new')).rejects.toThrow()
+    expect(await readFile(path, 'utf8')).toBe('old')
+    expect(await readdir(directory)).toEqual(['state.json'])
+  })
+
+  test('SIGKILL at random moments of a stream of writes: the file is always one whole version', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'atomic-kill-'))
+    const path = join(directory, 'state.json')
+    let lastVersion = 0
+    let killedMidWrite = 0
+    const rounds = 15
+    for (let round = 0; round < rounds; round++) {
+      const writer = startWriter(path)
+      await new Promise<void>((resolve) => {
+        writer.stdout.on('data', () => resolve())
+        void writer.then(() => resolve())
+      })
+      await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 150))
+      writer.kill('SIGKILL')
+      expect((await writer).signal).toBe('SIGKILL')
+      const leftovers = (await readdir(directory)).filter((name) => name.endsWith('.tmp'))
+      if (leftovers.length > 0) killedMidWrite++
+      const { version, pad } = JSON.parse(await readFile(path, 'utf8')) as { version: number; pad: string }
+      expect(pad.length).toBe(4 * 1024 * 1024)
+      expect(version).toBeGreaterThanOrEqual(1)
+      lastVersion = version
+      await removeLeftoverTemporaryFiles(path)
+    }
+    console.info(`atomic write kill test: ${killedMidWrite} of ${rounds} kills landed mid-write`)
+    expect(lastVersion).toBeGreaterThan(0)
+    // Most of the writer's time is spent writing: if no kill ever landed mid-write, this test proved nothing.
+    expect(killedMidWrite).toBeGreaterThan(0)
+    expect(await readdir(directory)).toEqual(['state.json'])
+  }, 60_000)
+})
