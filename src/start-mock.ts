@@ -76,7 +76,10 @@ export async function createMockApp(options: MockOptions = {}): Promise<MockApp>
       app.log.error({ err: error }, `Cannot write the state file ${options.stateFile}.`),
     )
     if (saved) stateFile.markSaved()
-    await attachStateFile(app, stateFile)
+    await attachStateFile(app, stateFile).catch(async (error: unknown) => {
+      await app.close()
+      throw error
+    })
   }
   return { app, state, spec, seed, loadedStateFile: saved !== undefined }
 }

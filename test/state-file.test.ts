@@ -142,6 +142,11 @@ describe('--state-file', () => {
     await expect(start()).rejects.toThrow(/state file .* is not valid JSON \(line 3/)
   })
 
+  test('a path the mock cannot write stops the start, saying why', async () => {
+    stateFile = join(directory, 'missing-directory', 'state.json')
+    await expect(start()).rejects.toThrow(/Cannot write the state file .*: its directory does not exist/)
+  })
+
   test('temporary files a killed writer left behind are removed at start; other files stay', async () => {
     await writeFile(join(directory, '.state.json.999.1.tmp'), '{"half": ')
     await writeFile(join(directory, 'notes.txt'), 'mine')

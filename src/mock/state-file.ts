@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { UserStore } from '../domain/user-store.js'
+import { AppError } from '../errors.js'
 import { removeLeftoverTemporaryFiles, writeFileAtomically } from '../write-file-atomically.js'
 import type { StateHolder } from './state-holder.js'
 
@@ -33,29 +34,30 @@ export class StateFile {
   /** Starts a write if the state changed since the last one; returns at once. */
   schedule(): void {
     if (this.writing || !this.changed()) return
-    this.writing = this.writeWhileChanged().finally(() => {
-      this.writing = undefined
-    })
+    this.writing = this.writeWhileChanged()
+      // A full disk or a removed directory must not stop the mock; the next change tries again.
+      .catch(this.onError)
+      .finally(() => {
+        this.writing = undefined
+      })
   }
 
-  /** Resolves once the current state is on disk. */
+  /** Resolves once the current state is on disk; rejects if it cannot be written. */
   async flush(): Promise<void> {
-    await this.writing
-    if (this.changed()) await this.writeWhileChanged()
+    while (this.writing) await this.writing
+    await this.writeWhileChanged()
   }
 
   private async writeWhileChanged(): Promise<void> {
     while (this.changed()) {
       const mark = this.mark()
-      try {
-        await writeFileAtomically(this.path, `${JSON.stringify(this.state.store.exportState(), null, 2)}\n`)
-        this.saved = mark
-      } catch (error) {
-        // A full disk or a removed directory must not stop the mock; the next change tries again.
-        this.onError(error)
-        return
-      }
+      await writeFileAtomically(this.path, this.serialize())
+      this.saved = mark
     }
+  }
+
+  private serialize(): string {
+    return `${JSON.stringify(this.state.store.exportState(), null, 2)}\n`
   }
 
   private changed(): boolean {
@@ -67,13 +69,27 @@ export class StateFile {
   }
 }
 
-/** Writes the state file after each request that changed the state, and once more when the app closes. */
+/**
+ * Writes the state file after each request that changed the state, and once more when the app closes.
+ * A new file is written at once, so that a path the mock cannot write stops the start, not a later PATCH.
+ */
 export async function attachStateFile(app: FastifyInstance, stateFile: StateFile): Promise<void> {
   await removeLeftoverTemporaryFiles(stateFile.path)
+  try {
+    await stateFile.flush()
+  } catch (error) {
+    throw new AppError('VALIDATION_FAILED', `Cannot write the state file ${stateFile.path}: ${describe(error)}.`)
+  }
   app.addHook('onResponse', (_request, _reply, done) => {
     stateFile.schedule()
     done()
   })
-  app.addHook('onClose', async () => stateFile.flush())
-  stateFile.schedule()
+  app.addHook('onClose', async () => stateFile.flush().catch((error: unknown) => app.log.error({ err: error })))
+}
+
+function describe(error: unknown): string {
+  const { code, message } = error as NodeJS.ErrnoException
+  if (code === 'ENOENT') return 'its directory does not exist'
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied'
+  return message
 }
