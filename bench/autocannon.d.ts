@@ -10,6 +10,20 @@ declare module 'autocannon' {
     headers?: Record<string, string>
     method?: string
     pipelining?: number
+    /** Sent in turn by each connection, over and over; `setupRequest` builds each request as it is sent. */
+    requests?: RequestStep[]
+  }
+
+  interface RequestStep {
+    setupRequest?: (request: RequestParts, context: Record<string, unknown>) => RequestParts
+    onResponse?: (status: number, body: string, context: Record<string, unknown>) => void
+  }
+
+  interface RequestParts {
+    method?: string
+    path?: string
+    headers?: Record<string, string>
+    body?: string
   }
 
   interface Histogram {
