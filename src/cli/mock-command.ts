@@ -25,7 +25,7 @@ export async function runMockCommand(args: string[]): Promise<number | undefined
     await app.listen({ port: options.port, host: options.host })
     // Before the banner: whoever reads it as "ready" may send SIGTERM at once, and without a handler
     // that signal kills the process (no clean close, no exit code 0).
-    closeOnSignals(() => app.close())
+    closeOnSignals(app)
     console.log(formatBanner({ url: serverUrl(app), options, current: state.store.exportState(), loadedStateFile }))
     if (!isLoopback(options.host) && options.controlToken === undefined) {
       console.warn(
@@ -63,14 +63,28 @@ function describeStartError(error: unknown, options: MockArgs): string {
   return message ?? String(error)
 }
 
-function closeOnSignals(close: () => Promise<void>): void {
+/** What a stop needs of the Fastify app: its close, and its server's idle keep-alive connections. */
+interface Closable {
+  close(): Promise<unknown>
+  server: { closeIdleConnections(): void }
+}
+
+function closeOnSignals(app: Closable): void {
   let closing = false
   const onSignal = (signal: NodeJS.Signals): void => {
     if (closing) process.exit(130) // A second Ctrl-C: stop waiting for open connections.
     closing = true
     console.log(`\n${signal}: stopping the mock.`)
-    close().then(
-      () => process.exit(0),
+    // Fastify's close refuses new connections, lets the requests in flight finish and ends the
+    // keep-alive connections idle at that moment, once. A connection busy then stays open after its
+    // answer for keepAliveTimeout (Fastify's default: 72 s) and holds the exit that long: end each one
+    // as soon as it falls idle.
+    const endIdleConnections = setInterval(() => app.server.closeIdleConnections(), 50)
+    app.close().then(
+      () => {
+        clearInterval(endIdleConnections)
+        process.exit(0)
+      },
       (error: unknown) => {
         console.error(error)
         process.exit(1)

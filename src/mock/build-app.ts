@@ -56,6 +56,14 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
     // Long ids must reach the handler (404 USER_NOT_FOUND), not fail routing.
     routerOptions: { maxParamLength: 4096 },
     frameworkErrors: (error, request, reply) => sendProblem(request, reply, error),
+    // While closing, Fastify answers a request on a kept-alive connection with a plain-JSON 503
+    // (CONTRACT §5 wants problem+json). Answered as usual instead, with Connection: close (below).
+    return503OnClosing: false,
+  })
+  let closing = false
+  app.addHook('preClose', (done) => {
+    closing = true
+    done()
   })
   configureValidation(app)
   registerBodyParsing(app)
@@ -76,8 +84,10 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   }
   app.decorateRequest('caller', null)
   // CONTRACT §3: an unknown route under /api is a 404 after authentication, and before the body is
-  // read (413). Not async: every other request passes straight through.
-  app.addHook('onRequest', (request, _reply, done) => {
+  // read (413). Not async: every other request passes straight through (once the app is closing,
+  // with Connection: close, so that kept-alive connections end and the close is not held up).
+  app.addHook('onRequest', (request, reply, done) => {
+    if (closing) reply.header('connection', 'close')
     if (!request.is404 || !isApiPath(request)) return done()
     delayAsAsked(request, options)
       .then(() => authenticate(request, state.store))
