@@ -23,12 +23,16 @@ export function checkDecimalIntegers(
     const query = request.query as Record<string, unknown>
     for (const name of names) {
       const value = query[name]
-      if (typeof value === 'string' && !DECIMAL_INTEGER.test(value)) {
-        const message = 'must be an integer written in decimal digits'
-        throw new AppError('VALIDATION_FAILED', `The request is invalid: query parameter /${name} ${message}.`, {
-          errors: [{ in: 'query', path: `/${name}`, message }],
-        })
-      }
+      if (typeof value !== 'string') continue
+      if (!DECIMAL_INTEGER.test(value)) throw refused(name, 'must be an integer written in decimal digits')
+      // 309 digits and more read as Infinity, which Ajv took for an integer: a 200 whose meta.page was null.
+      if (!Number.isFinite(Number(value))) throw refused(name, 'is too large')
     }
   }
+}
+
+function refused(name: string, message: string): AppError {
+  return new AppError('VALIDATION_FAILED', `The request is invalid: query parameter /${name} ${message}.`, {
+    errors: [{ in: 'query', path: `/${name}`, message }],
+  })
 }

@@ -48,6 +48,9 @@ export function toAppError(error: unknown): AppError {
       return invalidBody('the body is empty; send a JSON object')
     case 'FST_ERR_BAD_URL':
       return invalid('path', '', 'the URL is not validly percent-encoded')
+    // Its message quotes the whole path (thousands of characters), and it is no body error.
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return invalid('path', '', 'a path segment is too long to be an id')
   }
   if (error instanceof SyntaxError || fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
     return invalidBody(`the body is not valid JSON (${fastifyError.message ?? 'syntax error'})`)
