@@ -142,3 +142,38 @@ describe('unknown routes under /api: authentication first', () => {
     },
   )
 })
+
+describe('authentication comes before a bad URL (CONTRACT §3 order)', () => {
+  test.each([
+    ['an id that is not validly percent-encoded', '/api/users/%FF'],
+    ['an id longer than any id', `/api/users/${'x'.repeat(5000)}`],
+  ])('%s: 401 without a token, 400 with one', async (_case, url) => {
+    const anonymous = await injectApi<Problem>(app, { url })
+    expect(anonymous.status).toBe(401)
+    expect(anonymous.headers['www-authenticate']).toBe('Bearer')
+    const refused = await injectApi<Problem>(app, { url, token: 'tok_unknown' })
+    expect(refused.status).toBe(401)
+    const authenticated = await injectApi<Problem>(app, { url, token: 'owner-token' })
+    expect(authenticated.status).toBe(400)
+    expect(authenticated.body.errors?.[0]?.in).toBe('path')
+  })
+})
+
+describe('only spaces and tabs surround a token (RFC 9110)', () => {
+  test('a token followed by a no-break space is another token: 401', async () => {
+    const response = await injectApi<Problem>(app, {
+      url: '/api/users/me',
+      headers: { authorization: 'Bearer owner-token\u00a0' },
+    })
+    expect(response.status).toBe(401)
+    expect(response.headers['www-authenticate']).toBe('Bearer error="invalid_token"')
+  })
+
+  test('spaces and tabs around it are ignored', async () => {
+    const response = await injectApi(app, {
+      url: '/api/users/me',
+      headers: { authorization: ' Bearer \towner-token\t ' },
+    })
+    expect(response.status).toBe(200)
+  })
+})

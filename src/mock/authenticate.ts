@@ -14,9 +14,11 @@ export function authenticate(request: FastifyRequest, store: UserStore): User {
   const header = request.headers.authorization
   if (header === undefined) throw new AppError('UNAUTHENTICATED', `No Authorization header. ${HINT}`)
   // RFC 7235: the scheme is case-insensitive.
-  const match = /^Bearer(?:[ ]+(.*))?$/i.exec(header.trim())
+  // Only spaces and tabs surround a header value (RFC 9110 §5.5); JavaScript's trim() would also strip
+  // U+00A0 and the like, and `owner-token\u00A0` would authenticate.
+  const match = /^Bearer(?:[ ]+(.*))?$/i.exec(trimWhitespace(header))
   if (!match) throw new AppError('UNAUTHENTICATED', `The Authorization scheme is not Bearer. ${HINT}`)
-  const token = match[1]?.trim() ?? ''
+  const token = trimWhitespace(match[1] ?? '')
   if (token === '') throw new AppError('UNAUTHENTICATED', `The Bearer token is empty. ${HINT}`)
   try {
     return store.authenticate(token)
@@ -24,4 +26,9 @@ export function authenticate(request: FastifyRequest, store: UserStore): User {
     if (error instanceof AppError) throw new AppError(error.code, `${error.message} ${HINT}`, error.details)
     throw error
   }
+}
+
+/** Strips what may surround a header value: spaces and tabs, nothing else. */
+export function trimWhitespace(value: string): string {
+  return value.replace(/^[ \t]+|[ \t]+$/g, '')
 }

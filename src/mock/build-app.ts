@@ -11,7 +11,7 @@ import { BODY_LIMIT, registerBodyParsing } from './body-parsing.js'
 import { registerControlRoutes, type StateParser } from './control-routes.js'
 import { registerDocsRoutes } from './docs-routes.js'
 import { OPERATION_HANDLERS } from './operation-handlers.js'
-import { registerProblemReplies, sendProblem } from './problem-replies.js'
+import { registerProblemReplies, replyToClientError, sendProblem } from './problem-replies.js'
 import { registerOperations } from './register-operations.js'
 import { createApiRequestHook } from './api-request-hook.js'
 import { delayAsAsked, type SimulatedConditions } from './simulated-conditions.js'
@@ -38,6 +38,8 @@ export interface BuildAppOptions extends SimulatedConditions {
 }
 
 const API_PREFIX = '/api'
+/** How long a client may take to send a whole request: a 30 MB `PUT /__mock/state` at 1 MB/s fits. */
+const REQUEST_TIMEOUT_MS = 60_000
 
 /**
  * The mock as a Fastify app, not listening: routes from the document, authentication, problem+json,
@@ -50,12 +52,26 @@ const API_PREFIX = '/api'
 export async function buildApp(options: BuildAppOptions): Promise<{ app: FastifyInstance; state: StateHolder }> {
   const state = new StateHolder(options.seed, options.now)
   const operations = listOperations(options.spec.dereferenced)
+  const authenticationError = (request: FastifyRequest): unknown => {
+    if (!isApiPath(request)) return undefined
+    try {
+      authenticate(request, state.store)
+      return undefined
+    } catch (error) {
+      return error
+    }
+  }
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: BODY_LIMIT,
     // Long ids must reach the handler (404 USER_NOT_FOUND), not fail routing.
     routerOptions: { maxParamLength: 4096 },
-    frameworkErrors: (error, request, reply) => sendProblem(request, reply, error),
+    // CONTRACT §3: the token is checked first, even when the URL itself is bad (`/api/users/%FF`).
+    frameworkErrors: (error, request, reply) => sendProblem(request, reply, authenticationError(request) ?? error),
+    // Requests node's parser refuses (headers over 16 KiB, bytes over 0x7F) as problems too.
+    clientErrorHandler: replyToClientError,
+    // Fastify's default is no limit: a client announcing more body than it sends held a connection forever.
+    requestTimeout: REQUEST_TIMEOUT_MS,
     // While closing, Fastify answers a request on a kept-alive connection with a plain-JSON 503
     // (CONTRACT §5 wants problem+json). Answered as usual instead, with Connection: close (below).
     return503OnClosing: false,

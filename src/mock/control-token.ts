@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
 import { AppError } from '../errors.js'
+import { trimWhitespace } from './authenticate.js'
 
 /**
  * The guard of the control routes when the mock has a control token (`--control-token`): they can
@@ -12,7 +13,7 @@ export function createControlTokenGuard(controlToken: string): (request: Fastify
   const expected = digest(controlToken)
   return async (request) => {
     const header = request.headers.authorization
-    const token = /^Bearer[ ]+(.+)$/i.exec(header?.trim() ?? '')?.[1]?.trim()
+    const token = /^Bearer[ ]+(.+)$/i.exec(trimWhitespace(header ?? ''))?.[1]
     if (token !== undefined && timingSafeEqual(digest(token), expected)) return
     throw new AppError(
       'UNAUTHENTICATED',

@@ -397,6 +397,34 @@ export interface components {
         'application/problem+json': components['schemas']['ConflictProblem']
       }
     }
+    /**
+     * @description The id cannot be an id at all: it is not validly percent-encoded, or it is longer than any id.
+     *     (An id that is merely unknown is a 404.) Nothing changed.
+     */
+    MalformedId: {
+      headers: {
+        [name: string]: unknown
+      }
+      content: {
+        /**
+         * @example {
+         *       "type": "about:blank",
+         *       "title": "Bad Request",
+         *       "status": 400,
+         *       "code": "VALIDATION_FAILED",
+         *       "detail": "The request is invalid: the URL is not validly percent-encoded.",
+         *       "errors": [
+         *         {
+         *           "in": "path",
+         *           "path": "",
+         *           "message": "the URL is not validly percent-encoded"
+         *         }
+         *       ]
+         *     }
+         */
+        'application/problem+json': components['schemas']['ValidationProblem']
+      }
+    }
     /** @description The body is over 16 KiB. */
     PayloadTooLarge: {
       headers: {
@@ -645,6 +673,7 @@ export interface operations {
           'application/json': components['schemas']['UserEnvelope']
         }
       }
+      400: components['responses']['MalformedId']
       401: components['responses']['Unauthorized']
       403: components['responses']['Forbidden']
       404: components['responses']['NotFound']
@@ -674,9 +703,11 @@ export interface operations {
         }
         content?: never
       }
+      400: components['responses']['MalformedId']
       401: components['responses']['Unauthorized']
       403: components['responses']['Forbidden']
       404: components['responses']['NotFound']
+      413: components['responses']['PayloadTooLarge']
       429: components['responses']['TooManyRequests']
       503: components['responses']['ServiceUnavailable']
     }
