@@ -14,7 +14,13 @@ import { readSchemathesisVersion, runSchemathesis } from '../fuzz/run-schemathes
 import { buildSchemathesisCommand } from '../fuzz/schemathesis-command.js'
 import { renameTestsuites } from '../merge-junit-reports.js'
 import { DEFAULT_SPEC_PATH, loadSpec } from '../spec/load-spec.js'
-import { FUZZ_OPTIONS, readFuzzOptions, readTargetOptions, TARGET_OPTIONS } from './shared-options.js'
+import {
+  DEFAULT_TIMEOUT_MS,
+  FUZZ_OPTIONS,
+  readFuzzOptions,
+  readTargetOptions,
+  TARGET_OPTIONS,
+} from './shared-options.js'
 
 export const FUZZ_USAGE = `users-api-kit fuzz — property-based fuzzing with Schemathesis ${SCHEMATHESIS_VERSION}
 
@@ -32,14 +38,23 @@ Usage:
   --read-only            Send no POST, PUT, PATCH or DELETE at all
   --junit FILE           Write a JUnit XML report (for CI)
   --schemathesis PATH    The st executable (else SCHEMATHESIS_BIN, the kit's .venv, st on PATH)
+  --timeout MS           Per request (default 10000; Schemathesis's --request-timeout)
+  --control-token T      With --base-url, for a mock started with one (else USERS_API_KIT_CONTROL_TOKEN)
   -h, --help             This help
 
 Safety: the owner's token is sent; writes reach only the target's disposable users (see
-src/fuzz/schemathesis-hooks.py). Exit codes: 0 no findings, 1 findings, 2 could not run.`
+src/fuzz/schemathesis-hooks.py). Redirects are never followed: a 3xx is a finding.
+Exit codes: 0 no findings, 1 findings, 2 could not run. Could not run (2) includes a target that
+accepts no connection (refused, unknown host, no TCP connection within --timeout); one that accepts
+connections and then hangs, resets them or answers something other than HTTP is fuzzed, and its
+errors are findings (1).`
 
 export interface FuzzOptions {
   targetFile?: string
   baseUrl?: string
+  controlToken?: string
+  /** Per request (default 10 s): Schemathesis's --request-timeout. */
+  timeoutMs?: number
   spec?: string
   maxExamples?: number
   seed?: number
@@ -100,6 +115,7 @@ export async function runFuzz(options: FuzzOptions, target?: Target): Promise<Fu
     }
     const findings = readFindings(reports)
     console.log(formatFindings(findings))
+    if (prepared.broken) console.log(`Note: ${prepared.broken}`)
     if (status === 1 && findings.length === 0)
       console.error('users-api-kit fuzz: Schemathesis failed the run for a reason the kit could not read (see above).')
     return {
@@ -131,8 +147,10 @@ async function prepareRun(options: FuzzOptions, given?: Target) {
     console.error(`users-api-kit fuzz: Schemathesis ${version}; the kit is tested with ${SCHEMATHESIS_VERSION}.`)
   const spec = resolve(options.spec ?? DEFAULT_SPEC_PATH)
   await loadSpec(spec)
-  const target = given ?? (await resolveTarget(options, 10_000))
-  await assertReachable(target, 10_000)
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
+  const target = given ?? (await resolveTarget(options, timeoutMs))
+  const broken = await assertReachable(target, timeoutMs)
+  if (broken) console.error(`users-api-kit fuzz: ${broken}`)
   const ownerToken = target.actors.owner?.token
   if (!ownerToken) throw new AppError('VALIDATION_FAILED', 'The target has no owner: fuzz sends the owner’s token.')
   if (!options.readOnly && target.disposable.length === 0) {
@@ -143,11 +161,13 @@ async function prepareRun(options: FuzzOptions, given?: Target) {
   }
   return {
     ...options,
+    broken,
     schemathesis: location.path,
     spec,
     baseUrl: target.baseUrl,
     ownerToken,
     disposable: target.disposable,
+    timeoutMs,
     hooksFile: HOOKS_FILE,
     configFile: CONFIG_FILE,
   }

@@ -27,11 +27,14 @@ Usage:
   --workers N            Concurrent Schemathesis workers
   --read-only            Nothing is written, by either
   --schemathesis PATH    The st executable (else SCHEMATHESIS_BIN, the kit's .venv, st on PATH)
+  --timeout MS           Per request, for both (default 10000; see verify --help and fuzz --help)
+  --control-token T      With --base-url, for a mock started with one (else USERS_API_KIT_CONTROL_TOKEN)
   -h, --help             This help
 
 Disposable users: verify uses the first 6 (and deletes 2); fuzz the ones after them, or all of them
 when there are no more. Exit codes: 0 both clean, 1 a check failed or fuzz found something, 2 either
-could not run.`
+could not run. A target that accepts no connection could not run (2); one that accepts connections
+and then hangs, resets them, or answers non-HTTP bytes, HTML or redirects fails (1).`
 
 /** verify's suite takes the first six disposable users (contract-tests/support/suite.ts, DISPOSABLE_SLOTS). */
 const VERIFY_DISPOSABLE_USERS = 6
@@ -51,7 +54,7 @@ export async function runGateCommand(args: string[]): Promise<number> {
   }
   let target: Target
   try {
-    target = await resolveTarget(options, 10_000)
+    target = await resolveTarget(options, options.timeoutMs)
   } catch (error) {
     console.error(`users-api-kit gate: cannot run.\n${error instanceof Error ? error.message : String(error)}`)
     return 2
@@ -62,7 +65,7 @@ export async function runGateCommand(args: string[]): Promise<number> {
     const verifyReport = join(scratch, 'verify.xml')
     await writeFile(targetFile, JSON.stringify(target))
     const verifyCode = await runVerifyCommand([
-      ...['--target', targetFile, '--junit', verifyReport],
+      ...['--target', targetFile, '--junit', verifyReport, '--timeout', String(options.timeoutMs)],
       ...(options.spec ? ['--spec', options.spec] : []),
       ...(options.readOnly ? ['--read-only'] : []),
     ])

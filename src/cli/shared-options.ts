@@ -1,12 +1,20 @@
 import { parseIntegerOption } from './parse-integer-option.js'
 
-/** The flags every command that tests a backend takes: what to test, against which document. */
+/** The flags every command that tests a backend takes: what to test, against which document, how patiently. */
 export const TARGET_OPTIONS = {
   target: { type: 'string' },
   'base-url': { type: 'string' },
+  'control-token': { type: 'string' },
   spec: { type: 'string' },
+  timeout: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
+
+/** Per request, when --timeout is not given. */
+export const DEFAULT_TIMEOUT_MS = 10_000
+
+/** Where --control-token is read from when the flag is not given (the mock reads the same variable). */
+export const CONTROL_TOKEN_ENV = 'USERS_API_KIT_CONTROL_TOKEN'
 
 /** The flags `fuzz` and `gate` pass on to Schemathesis. */
 export const FUZZ_OPTIONS = {
@@ -21,7 +29,9 @@ export const FUZZ_OPTIONS = {
 interface TargetValues {
   target?: string
   'base-url'?: string
+  'control-token'?: string
   spec?: string
+  timeout?: string
   help?: boolean
 }
 
@@ -34,12 +44,24 @@ interface FuzzValues {
   schemathesis?: string
 }
 
-/** @throws Error unless exactly one of --target and --base-url is given (or --help). */
-export function readTargetOptions(values: TargetValues) {
+/**
+ * The target flags; the control token falls back to USERS_API_KIT_CONTROL_TOKEN.
+ *
+ * @throws Error unless exactly one of --target and --base-url is given (or --help), or for a bad --timeout.
+ */
+export function readTargetOptions(values: TargetValues, env: Record<string, string | undefined> = process.env) {
   if (!values.help && !values.target === !values['base-url']) {
     throw new Error('give exactly one of --target FILE and --base-url URL.')
   }
-  return { help: values.help ?? false, targetFile: values.target, baseUrl: values['base-url'], spec: values.spec }
+  return {
+    help: values.help ?? false,
+    targetFile: values.target,
+    baseUrl: values['base-url'],
+    controlToken: values['control-token'] ?? (env[CONTROL_TOKEN_ENV] || undefined),
+    spec: values.spec,
+    // An hour at most: timers take no more than 2^31 - 1 ms (longer ones fire at once).
+    timeoutMs: parseIntegerOption('--timeout', values.timeout, 1, 3_600_000) ?? DEFAULT_TIMEOUT_MS,
+  }
 }
 
 export function readFuzzOptions(values: FuzzValues) {

@@ -4,6 +4,9 @@ import { ContractViolation, type Finding } from './contract-violation.js'
 import type { Exchange, ExchangeRequest, ExchangeResponse } from './exchange.js'
 import { matchOperation } from './match-operation.js'
 import { ResponseSchemas, type SuiteLayer } from './response-schemas.js'
+import { SilenceGuard } from './silence-guard.js'
+import { describeTransportFailure } from './transport-failure.js'
+import { findUnusableAnswer } from './unusable-answer.js'
 
 /** What a response-level check sees besides the exchange. */
 export interface CheckContext {
@@ -30,6 +33,8 @@ export interface SendOptions {
   json?: unknown
   /** Sent as is (with whatever Content-Type `headers` give). */
   body?: string
+  /** Sends `body` as bytes, so that no Content-Type goes with it (fetch adds `text/plain` to a string). */
+  withoutContentType?: boolean
 }
 
 export interface ContractClientOptions {
@@ -37,9 +42,12 @@ export interface ContractClientOptions {
   spec: LoadedSpec
   checks: ResponseCheck[]
   layer?: SuiteLayer
-  /** Per request (default 10 s). */
+  /** Per request, the whole answer to its last byte (default 10 s). */
   timeoutMs?: number
 }
+
+/** Answers a request got when it got none; `status` 0 is how reports show it. */
+const NO_RESPONSE = { status: 0, headers: {}, text: '' }
 
 /**
  * The suite's only way to the API: sends a request, records the exchange, and runs every
@@ -53,6 +61,7 @@ export class ContractClient {
   readonly operations: Operation[]
   private readonly context: CheckContext
   private readonly checks: ResponseCheck[]
+  private readonly silence = new SilenceGuard()
 
   constructor(private readonly options: ContractClientOptions) {
     const layer = options.layer ?? 'all'
@@ -68,8 +77,13 @@ export class ContractClient {
     return exchange
   }
 
-  /** Runs the response-level checks on an exchange; [] when it keeps them all. */
+  /**
+   * Runs the response-level checks on an exchange; [] when it keeps them all. A redirect or an HTML
+   * page is the one finding: every check would only see a symptom of it.
+   */
   findingsOf(exchange: Exchange): Finding[] {
+    const unusable = findUnusableAnswer(exchange)
+    if (unusable) return [unusable]
     return this.checks.flatMap((check) => {
       const message = check.verify(exchange, this.context)
       return message === undefined ? [] : [{ check: check.name, rule: check.rule, message }]
@@ -82,26 +96,40 @@ export class ContractClient {
     const basePath = new URL(this.options.baseUrl).pathname.replace(/\/+$/, '')
     const pathname = new URL(request.url).pathname.slice(basePath.length)
     const operation = matchOperation(this.operations, request.method, pathname)
-    let response: Response
+    const stop = this.silence.reasonToStop()
+    if (stop) throw noResponse({ request, response: NO_RESPONSE, operation }, `nothing, not sent: ${stop}`)
+    const timeoutMs = this.options.timeoutMs ?? 10_000
     try {
-      response = await fetch(request.url, {
+      const response = await fetch(request.url, {
         method: request.method,
         headers: request.headers,
-        body: request.body,
+        body: options.withoutContentType && request.body !== undefined ? toBytes(request.body) : request.body,
+        // A users API answers for itself: a 3xx is reported (unusable-answer.ts), never followed.
         redirect: 'manual',
-        signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
+        signal: AbortSignal.timeout(timeoutMs),
       })
+      const exchange = { request, response: await toResponse(response), operation }
+      this.silence.recordAnswer()
+      return exchange
     } catch (error) {
-      const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
-      const finding = {
-        check: 'server-answers',
-        rule: 'The server answers every request within the timeout',
-        message: `Received: no response (${reason})`,
-      }
-      throw new ContractViolation([finding], { request, response: { status: 0, headers: {}, text: '' }, operation })
+      const failure = describeTransportFailure(error, timeoutMs)
+      if (failure.kind === 'timeout') this.silence.recordTimeout(failure.reason)
+      throw noResponse({ request, response: NO_RESPONSE, operation }, failure.reason)
     }
-    return { request, response: await toResponse(response), operation }
   }
+}
+
+function noResponse(exchange: Exchange, what: string): ContractViolation {
+  const finding = {
+    check: 'server-answers',
+    rule: 'The server answers every request over HTTP within the timeout',
+    message: `Received: ${what}`,
+  }
+  return new ContractViolation([finding], exchange)
+}
+
+function toBytes(text: string): Uint8Array {
+  return new TextEncoder().encode(text)
 }
 
 function toRequest(baseUrl: string, options: SendOptions): ExchangeRequest {

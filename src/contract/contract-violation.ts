@@ -34,7 +34,9 @@ export function formatViolation(findings: Finding[], exchange: Exchange): string
     `Request:  ${request.method} ${request.url}${exchange.operation ? ` (${exchange.operation.operationId})` : ''}`,
   )
   if (request.body !== undefined) lines.push(`Body:     ${truncate(request.body)}`)
-  lines.push(`Response: ${response.status} ${response.headers['content-type'] ?? '(no content type)'}`)
+  // Status 0: no HTTP answer came (contract-client.ts), the finding says why.
+  if (response.status === 0) lines.push('Response: none')
+  else lines.push(`Response: ${response.status} ${response.headers['content-type'] ?? '(no content type)'}`)
   if (response.text) lines.push(`          ${truncate(response.text)}`)
   lines.push(`Reproduce: ${toCurl(request)}`)
   return lines.join('\n')

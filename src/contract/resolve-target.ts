@@ -1,14 +1,25 @@
 import { AppError } from '../errors.js'
+import { acceptsConnections } from './accepts-connections.js'
 import { parseTarget, readTargetFile, type Target } from './target.js'
+import { describeTransportFailure } from './transport-failure.js'
+import { describeUnusableAnswer } from './unusable-answer.js'
+
+/** Where a run's target comes from: a target file, or a running mock (whose control routes may need a token). */
+export interface TargetSource {
+  targetFile?: string
+  baseUrl?: string
+  /** Sent as `Authorization: Bearer` to `GET /__mock/target` (a mock started with --control-token). */
+  controlToken?: string
+}
 
 /**
  * The target of a run: a target file, or a running mock's own (`GET /__mock/target`, the one
  * `/__mock/` route the suite uses). Every failure says what to do instead.
+ *
+ * @example
+ * const target = await resolveTarget({ baseUrl: 'http://127.0.0.1:4010', controlToken: 's3cret' }, 10_000)
  */
-export async function resolveTarget(
-  source: { targetFile?: string; baseUrl?: string },
-  timeoutMs: number,
-): Promise<Target> {
+export async function resolveTarget(source: TargetSource, timeoutMs: number): Promise<Target> {
   if (source.targetFile) return readTargetFile(source.targetFile)
   if (!source.baseUrl)
     throw new AppError(
@@ -18,37 +29,84 @@ export async function resolveTarget(
   const url = `${source.baseUrl.replace(/\/+$/, '')}/__mock/target`
   let response: Response
   try {
-    response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) })
+    response = await fetch(url, {
+      headers: source.controlToken === undefined ? {} : { authorization: `Bearer ${source.controlToken}` },
+      // A redirect would take the control token elsewhere: it is reported, never followed.
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    })
   } catch (error) {
     throw new AppError(
       'VALIDATION_FAILED',
-      `Cannot reach ${source.baseUrl} (${describeFetchError(error)}). Is the mock running? Start it with: npx users-api-kit mock`,
+      `Cannot reach ${source.baseUrl} (${describeFetchError(error, timeoutMs)}). Is the mock running? Start it with: npx users-api-kit mock`,
+    )
+  }
+  if (response.status === 401) {
+    const refused = source.controlToken === undefined ? '' : ' The control token given was refused.'
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `${url} answered 401: this mock requires its control token: pass --control-token or set USERS_API_KIT_CONTROL_TOKEN.${refused}`,
     )
   }
   if (!response.ok) {
+    const location = response.headers.get('location')
+    const redirect = location === null ? '' : ` (a redirect to ${new URL(location, url).href}, not followed)`
     throw new AppError(
       'VALIDATION_FAILED',
-      `${url} answered ${response.status}: --base-url works with a users-api-kit mock only. For any other backend, write a target file (schemas/target.schema.json) and give --target FILE.`,
+      `${url} answered ${response.status}${redirect}: --base-url works with a users-api-kit mock only. For any other backend, write a target file (schemas/target.schema.json) and give --target FILE.`,
     )
   }
-  return parseTarget(await response.json())
-}
-
-/** Any HTTP answer from the base URL will do: this only tells "unreachable" (exit 2) from "broken" (exit 1). */
-export async function assertReachable(target: Target, timeoutMs: number): Promise<void> {
+  let document: unknown
   try {
-    await fetch(`${target.baseUrl}/api/users/me`, { signal: AbortSignal.timeout(timeoutMs) }).then((response) =>
-      response.body?.cancel(),
-    )
-  } catch (error) {
+    document = await response.json()
+  } catch {
     throw new AppError(
       'VALIDATION_FAILED',
-      `Cannot reach the target ${target.baseUrl} (${describeFetchError(error)}). Is it running, and is baseUrl right?`,
+      `${url} answered ${response.status} ${response.headers.get('content-type') ?? '(no content type)'} that is not JSON: --base-url works with a users-api-kit mock only. For any other backend, give --target FILE.`,
     )
   }
+  return parseTarget(document)
 }
 
-function describeFetchError(error: unknown): string {
+/**
+ * Tells "unreachable" (exit 2) from "broken" (exit 1) before a run. Throws when nothing accepted a
+ * connection: refused, no such host, a port fetch refuses, TLS failed, or no TCP connection within
+ * the timeout. A server that accepts the connection and then hangs, resets it, answers something other
+ * than HTTP, an HTML page or a redirect is there and broken: the run goes on so that its report says
+ * so, and the answer is a note saying what the first request got. Undefined when it answered over HTTP.
+ */
+export async function assertReachable(target: Target, timeoutMs: number): Promise<string | undefined> {
+  const url = `${target.baseUrl}/api/users/me`
+  let received: string | undefined
+  try {
+    const response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) })
+    const answer = { status: response.status, headers: headersOf(response), text: await response.text() }
+    received = describeUnusableAnswer({ request: { method: 'GET', url, headers: {} }, response: answer })
+  } catch (error) {
+    const failure = describeTransportFailure(error, timeoutMs)
+    const connected =
+      failure.kind === 'dropped' ||
+      failure.kind === 'not-http' ||
+      (failure.kind !== 'unreachable' && (await acceptsConnections(target.baseUrl, timeoutMs)))
+    if (!connected) {
+      const reason = failure.kind === 'timeout' ? `no connection within ${timeoutMs} ms` : failure.reason
+      throw new AppError(
+        'VALIDATION_FAILED',
+        `Cannot reach the target ${target.baseUrl} (${reason}). Is it running, and is baseUrl right?`,
+      )
+    }
+    received = failure.reason
+  }
+  if (received === undefined) return undefined
+  return `The target ${target.baseUrl} accepts connections, but GET /api/users/me got ${received}. It is tested anyway: its checks fail saying why.`
+}
+
+function headersOf(response: Response): Record<string, string> {
+  return Object.fromEntries([...response.headers.entries()].map(([name, value]) => [name.toLowerCase(), value]))
+}
+
+function describeFetchError(error: unknown, timeoutMs: number): string {
+  if (error instanceof Error && error.name === 'TimeoutError') return `no answer within ${timeoutMs} ms`
   const cause = (error as { cause?: { code?: string; message?: string } }).cause
   if (cause?.code) return cause.code
   // e.g. "bad port": fetch refuses some ports (6000, 6665…) without a code; "fetch failed" says nothing.

@@ -59,10 +59,19 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteOutcome> 
       ? { testNamePattern: namePatterns.map((pattern) => `(?=.*(?:${pattern}))`).join('') }
       : {}),
     ...(options.bail ? { bail: 1 } : {}),
+    // A check sends a few requests in a row, each allowed the whole --timeout (the client stops sending
+    // after 3 timeouts in a row): the request's timeout, which says what happened, must come first.
+    ...testTimeouts(options.timeoutMs),
   })
   const outcome = summarize(vitest.state.getTestModules())
   await vitest.close()
   return outcome
+}
+
+/** vitest's own limits per check and hook (contract-tests/vitest.config.ts: 30 s), raised for a long --timeout. */
+function testTimeouts(timeoutMs: number): { testTimeout?: number; hookTimeout?: number } {
+  const needed = 4 * timeoutMs + 5_000
+  return needed > 30_000 ? { testTimeout: needed, hookTimeout: needed } : {}
 }
 
 type TestModules = ReturnType<Vitest['state']['getTestModules']>

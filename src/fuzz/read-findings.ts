@@ -59,8 +59,7 @@ export function readFindings(reports: { junit: string; ndjson: string }): Findin
     for (const outcome of (testcase[2] ?? '').matchAll(/<(failure|error)\b([^>]*?)(?:\/>|>([\s\S]*?)<\/\1>)/g)) {
       const text = decodeXml(outcome[3] ?? attribute(outcome[2] ?? '', 'message') ?? '')
       if (outcome[1] === 'error') {
-        const detail = firstLine(text)
-        findings.push({ caseId: '', check: 'error', code: '', title: 'Could not test', operation, detail, curl: [] })
+        findings.push({ caseId: '', check: 'error', code: '', title: 'Could not test', operation, ...readError(text) })
         continue
       }
       for (const failure of readFailureBlocks(text)) {
@@ -124,12 +123,39 @@ function readFailureBlocks(text: string): FailureBlock[] {
   return blocks
 }
 
-function attribute(attributes: string, name: string): string | undefined {
-  return new RegExp(`\\b${name}="([^"]*)"`).exec(attributes)?.[1]
+/**
+ * The text of a JUnit `<error>`: a headline (`Network Error`), what happened (`Read timed out after
+ * 1.0 seconds`; `Connection failed` and then Python's reason), and maybe `Reproduce with:` and a curl.
+ * The detail says all of it, in words that tell a timeout from a reset from an answer that is not HTTP.
+ */
+function readError(text: string): Pick<Finding, 'detail' | 'curl'> {
+  const [before = '', reproduce = ''] = text.split(/^Reproduce with:\s*$/m)
+  const lines = before
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .map(explainNetworkReason)
+  const curl = [...reproduce.matchAll(/^\s+(curl .+)$/gm)].map((match) => (match[1] ?? '').trim())
+  // A refusal of the kit's own hooks (schemathesis-hooks.py) is its message alone.
+  const hook = /^Error in `\w+` hook: \w+: (users-api-kit .*)$/.exec(lines[1] ?? '')?.[1]
+  return { detail: hook ?? lines.slice(0, 3).join(': '), curl }
 }
 
-function firstLine(text: string): string {
-  return text.split('\n').find((line) => line.trim() !== '') ?? ''
+/**
+ * Python's words for a connection that ended without an HTTP answer (`requests` → urllib3 → http.client):
+ * the reason after "Connection aborted." is an errno, RemoteDisconnected, or else the bytes that came
+ * instead of a status line (BadStatusLine), which is an answer that is not HTTP.
+ */
+function explainNetworkReason(line: string): string {
+  const aborted = /^Connection aborted\.\s*(.*)$/.exec(line)
+  if (!aborted) return line
+  const reason = aborted[1] ?? ''
+  if (/Errno|RemoteDisconnected|closed connection|reset/i.test(reason) || reason === '') return line
+  return `Connection aborted: the answer is not HTTP (it began ${JSON.stringify(reason.slice(0, 40))})`
+}
+
+function attribute(attributes: string, name: string): string | undefined {
+  return new RegExp(`\\b${name}="([^"]*)"`).exec(attributes)?.[1]
 }
 
 const XML_ENTITIES: Record<string, string> = { lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' }

@@ -24,6 +24,8 @@ export interface FuzzPlan {
   maxExamples?: number
   seed?: number
   workers?: number
+  /** Per request (`--request-timeout`, in seconds); Schemathesis's own default is 10 s. */
+  timeoutMs?: number
   /** Where Schemathesis writes its JUnit and NDJSON reports. */
   reportDir: string
   hooksFile: string
@@ -70,6 +72,11 @@ export function buildSchemathesisCommand(plan: FuzzPlan): SchemathesisCommand {
     ...optional('--max-examples', plan.maxExamples),
     ...optional('--seed', plan.seed),
     ...optional('--workers', plan.workers),
+    ...optional('--request-timeout', plan.timeoutMs === undefined ? undefined : plan.timeoutMs / 1000),
+    // A users API answers for itself: a 3xx is the response under test (status_code_conformance fails
+    // it), never followed, not even to the same host as Schemathesis would by default.
+    '--max-redirects',
+    '0',
     // One regex, not four --exclude-method: an exact filter that matches no operation (POST, PUT) is a warning.
     ...(plan.readOnly ? ['--exclude-method-regex', `^(${WRITING_METHODS.join('|')})$`] : []),
   ]
@@ -78,6 +85,8 @@ export function buildSchemathesisCommand(plan: FuzzPlan): SchemathesisCommand {
     USERS_API_KIT_TOKEN: plan.ownerToken,
     USERS_API_KIT_DISPOSABLE: JSON.stringify(plan.readOnly ? [] : plan.disposable),
     USERS_API_KIT_READ_ONLY: plan.readOnly ? '1' : '0',
+    // The hooks' guard against a server that stopped answering needs the timeout (schemathesis-hooks.py).
+    ...(plan.timeoutMs === undefined ? {} : { USERS_API_KIT_REQUEST_TIMEOUT: String(plan.timeoutMs / 1000) }),
   }
   return { file: plan.schemathesis, args, env, junitPath, ndjsonPath }
 }

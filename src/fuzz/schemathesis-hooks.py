@@ -16,15 +16,23 @@ filled its path parameters from a link, so the guard sits there:
 
 Schemathesis re-validates a case that a hook changed, so a rewritten id is not reported as negative data.
 
+A server that stopped answering ends the run instead of costing every remaining test case the whole
+request timeout (a hanging server took ~2 minutes at a 1 s timeout): after SILENT_LIMIT timeouts in a
+row, `before_call` refuses to send, at once, saying why, until an answer comes. Any answer starts the
+count again; a quick network error (a reset, bytes that are not HTTP) neither counts nor resets it.
+
 Environment (set by `users-api-kit fuzz`, never on the command line, so tokens stay out of `ps`):
-  USERS_API_KIT_TOKEN       the owner's token, sent as `Authorization: Bearer`
-  USERS_API_KIT_DISPOSABLE  JSON: [{"id": "...", "token": "..."}] from the target file
-  USERS_API_KIT_READ_ONLY   "1" in --read-only runs
+  USERS_API_KIT_TOKEN            the owner's token, sent as `Authorization: Bearer`
+  USERS_API_KIT_DISPOSABLE       JSON: [{"id": "...", "token": "..."}] from the target file
+  USERS_API_KIT_READ_ONLY        "1" in --read-only runs
+  USERS_API_KIT_REQUEST_TIMEOUT  seconds, as given to --request-timeout (Schemathesis's default: 10)
 """
 
 import itertools
 import json
 import os
+import threading
+import time
 
 import schemathesis
 
@@ -45,6 +53,13 @@ DELETE_TARGETS = itertools.cycle([user["id"] for user in TARGETS[HALF:] or TARGE
 TARGET_IDS = {user["id"] for user in TARGETS}
 DELETE_IDS = {user["id"] for user in TARGETS[HALF:] or TARGETS}
 
+REQUEST_TIMEOUT = float(os.environ.get("USERS_API_KIT_REQUEST_TIMEOUT") or 10)
+SILENT_LIMIT = 3
+# Timeouts in a row, shared by every worker; when each worker's request started, its own.
+_silence = {"in_a_row": 0}
+_silence_lock = threading.Lock()
+_started = threading.local()
+
 
 @schemathesis.auth(refresh_interval=None, retry_on=[])
 class OwnerToken:
@@ -60,6 +75,34 @@ class OwnerToken:
 
 @schemathesis.hook
 def before_call(context, case, **kwargs):
+    with _silence_lock:
+        in_a_row = _silence["in_a_row"]
+    if in_a_row >= SILENT_LIMIT:
+        raise RuntimeError(
+            f"users-api-kit fuzz did not send {case.method.upper()} {case.path}: the last {in_a_row} requests "
+            f"to the target got no response within {REQUEST_TIMEOUT:g} s (timed out); nothing more is sent to a "
+            "server that stopped answering, so that the run ends."
+        )
+    _keep_writes_on_disposable_users(case)
+    _started.at = time.monotonic()
+
+
+@schemathesis.hook
+def after_call(context, case, response):
+    with _silence_lock:
+        _silence["in_a_row"] = 0
+
+
+@schemathesis.hook
+def after_network_error(context, case, request):
+    # The hook is not told which error: a request that failed only after the whole timeout timed out.
+    elapsed = time.monotonic() - getattr(_started, "at", time.monotonic())
+    if elapsed >= REQUEST_TIMEOUT * 0.9:
+        with _silence_lock:
+            _silence["in_a_row"] += 1
+
+
+def _keep_writes_on_disposable_users(case):
     method = case.method.upper()
     if method in SAFE_METHODS:
         return

@@ -1,0 +1,50 @@
+/**
+ * Why a request got no HTTP answer. `unreachable`: no connection was made at all (refused, no such
+ * host, a port fetch refuses, TLS), so nothing is there to test; the other kinds mean something
+ * accepted the connection and then failed to speak HTTP, which is a broken server.
+ */
+export interface TransportFailure {
+  kind: 'timeout' | 'dropped' | 'not-http' | 'unreachable' | 'other'
+  /** What happened, for people: `no response within 1000 ms (timed out)`. */
+  reason: string
+}
+
+/** Error codes of a connection that was never made. */
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+])
+
+/**
+ * Reads a failed `fetch` (undici): its cause carries the code (`ECONNRESET`, `HPE_INVALID_CONSTANT`, …);
+ * `AbortSignal.timeout` rejects with a `TimeoutError` of its own.
+ *
+ * @example
+ * describeTransportFailure(error, 1000) // { kind: 'dropped', reason: 'the connection was reset (ECONNRESET) before a response came' }
+ */
+export function describeTransportFailure(error: unknown, timeoutMs: number): TransportFailure {
+  if (error instanceof Error && error.name === 'TimeoutError')
+    return { kind: 'timeout', reason: `no response within ${timeoutMs} ms (timed out)` }
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause
+  const code = typeof cause?.code === 'string' ? cause.code : undefined
+  const message = typeof cause?.message === 'string' ? cause.message : undefined
+  if (code === 'ECONNRESET')
+    return { kind: 'dropped', reason: 'the connection was reset (ECONNRESET) before a response came' }
+  if (code === 'UND_ERR_SOCKET' || code === 'EPIPE')
+    return { kind: 'dropped', reason: `the server closed the connection without answering (${message ?? code})` }
+  if (code?.startsWith('HPE_'))
+    return { kind: 'not-http', reason: `an answer that is not HTTP (${code}: ${message ?? 'unparsable'})` }
+  if (code !== undefined && UNREACHABLE_CODES.has(code))
+    return { kind: 'unreachable', reason: `${code}${message && !message.includes(code) ? `: ${message}` : ''}` }
+  // fetch refuses some ports (6000, 6665…) without a code; TLS failures carry OpenSSL's codes.
+  if (message === 'bad port') return { kind: 'unreachable', reason: 'bad port: fetch refuses to connect to it' }
+  if (code !== undefined && /^(ERR_SSL|ERR_TLS|EPROTO$)|CERT/.test(code))
+    return { kind: 'unreachable', reason: `TLS failed (${code})` }
+  if (code !== undefined) return { kind: 'other', reason: `${code}${message ? `: ${message}` : ''}` }
+  return { kind: 'other', reason: message ?? (error instanceof Error ? error.message : String(error)) }
+}

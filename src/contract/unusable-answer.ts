@@ -1,0 +1,64 @@
+import type { Finding } from './contract-violation.js'
+import { mediaTypeOf, type Exchange } from './exchange.js'
+
+interface Unusable {
+  check: string
+  rule: string
+  /** What came, for people: `302, a redirect to http://…, not followed`. */
+  received: string
+  documented: string
+}
+
+/**
+ * An answer that is not the users API's at all, so that no response check can say anything useful
+ * about it: a redirect (the client never follows one) or an HTML page (a web server or a proxy in
+ * front answered). One finding that says so, instead of a dozen that each see a symptom.
+ *
+ * @example
+ * findUnusableAnswer(exchange) // { check: 'no-redirects', message: 'Received: 302, a redirect to http://…', … }
+ */
+export function findUnusableAnswer(exchange: Exchange): Finding | undefined {
+  const unusable = readUnusable(exchange)
+  if (!unusable) return undefined
+  const { check, rule, received, documented } = unusable
+  return { check, rule, message: `Received: ${received}\nDocumented: ${documented}` }
+}
+
+/** What an unusable answer is, in a few words (`200 text/html, an HTML page … instead of JSON`), else undefined. */
+export function describeUnusableAnswer(exchange: Exchange): string | undefined {
+  return readUnusable(exchange)?.received
+}
+
+function readUnusable(exchange: Exchange): Unusable | undefined {
+  return readRedirect(exchange) ?? readHtmlPage(exchange)
+}
+
+/** 304 Not Modified is no redirect, and the suite sends no conditional request that would earn one. */
+const REDIRECTS = [301, 302, 303, 307, 308]
+
+function readRedirect({ request, response }: Exchange): Unusable | undefined {
+  const location = response.headers.location
+  if (!REDIRECTS.includes(response.status) && !(response.status >= 300 && response.status < 400 && location)) return
+  const to = location === undefined ? undefined : new URL(location, request.url).href
+  const where = to === undefined ? 'with no Location' : to === request.url ? `to itself, ${to} (a loop)` : `to ${to}`
+  return {
+    check: 'no-redirects',
+    rule: 'The API answers every request itself: a redirect (3xx) is never followed, and is a failure',
+    received: `${response.status}, a redirect ${where}, not followed`,
+    documented: "no 3xx for any operation. Is the target's baseUrl the API's own (scheme, host, port, path prefix)?",
+  }
+}
+
+function readHtmlPage({ response }: Exchange): Unusable | undefined {
+  const mediaType = mediaTypeOf(response)
+  const looksLikeHtml = /^\s*<(!doctype html|html)\b/i.test(response.text)
+  if (mediaType !== 'text/html' && mediaType !== 'application/xhtml+xml' && !looksLikeHtml) return
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(response.text)?.[1]?.trim()
+  const page = title ? `an HTML page titled "${title}"` : 'an HTML page'
+  return {
+    check: 'answers-json',
+    rule: 'The API answers JSON (application/json, application/problem+json), never an HTML page',
+    received: `${response.status} ${mediaType ?? '(no content type)'}, ${page} instead of JSON: something else answered (a web server, a proxy in front of a backend that is down?)`,
+    documented: 'application/json or application/problem+json',
+  }
+}
