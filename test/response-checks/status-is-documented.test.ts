@@ -23,7 +23,7 @@ describe('status-is-documented on an operation of the document', () => {
 
   test('a 200 to a DELETE that documents 204 fails', () => {
     expect(verify({ method: 'DELETE', path: '/api/users/usr_x', status: 200 })).toContain(
-      'Received: 200 from deleteUser\nDocumented: 204, 401, 403, 404, 429, 503',
+      'Received: 200 from deleteUser\nDocumented: 204, 400, 401, 403, 404, 413, 429, 503',
     )
   })
 
