@@ -1,11 +1,10 @@
-import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { execa } from 'execa'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { buildCliOnce, MAIN } from './support/cli-mock-process.js'
 import type { MockState } from '../src/domain/mock-state.js'
 import { createTarget, type MockTarget } from '../src/mock/create-target.js'
 import { createMockApp, serverUrl } from '../src/start-mock.js'
@@ -14,16 +13,13 @@ import { MUTANTS } from './broken-servers/mutants.js'
 // `users-api-kit verify`, as users run it: the built CLI in its own process, against real listening
 // mocks. Each run of the suite takes seconds, so one run answers several questions where it honestly can.
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const MAIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url))
 /** A run of the whole suite takes ~5 s alone; more beside other test files. */
 const SUITE_RUN_MS = 60_000
 
 let directory: string
 
 beforeAll(async () => {
-  // `npm test` builds first; a bare `vitest run` on a fresh checkout builds here.
-  if (!existsSync(MAIN)) await execa('npm', ['run', 'build'], { cwd: ROOT })
+  await buildCliOnce()
   directory = await mkdtemp(join(tmpdir(), 'cli-verify-'))
 }, 120_000)
 

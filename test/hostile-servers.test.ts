@@ -1,11 +1,10 @@
-import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { createServer, type IncomingHttpHeaders } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { execa } from 'execa'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { buildCliOnce, MAIN } from './support/cli-mock-process.js'
 import { FUZZ_USAGE } from '../src/cli/fuzz-command.js'
 import { GATE_USAGE } from '../src/cli/gate-command.js'
 import { readTargetOptions } from '../src/cli/shared-options.js'
@@ -26,16 +25,13 @@ import {
 // all: each run must end, fail every check saying what happened, write its reports, and exit 1. Two
 // runs at a time (vitest.config.ts maxConcurrency): each is a process of its own.
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const MAIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url))
 /** Far above what a bounded run takes (verify ~5 s, fuzz ~20 s), far below an unbounded one (minutes). */
 const RUN_LIMIT_MS = 90_000
 
 let directory: string
 
 beforeAll(async () => {
-  // `npm test` builds first; a bare `vitest run` on a fresh checkout builds here.
-  if (!existsSync(MAIN)) await execa('npm', ['run', 'build'], { cwd: ROOT })
+  await buildCliOnce()
   directory = await mkdtemp(join(tmpdir(), 'hostile-servers-'))
 }, 120_000)
 

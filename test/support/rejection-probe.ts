@@ -5,7 +5,7 @@ import { createAjv } from '../../src/spec/create-ajv.js'
 import { loadSpec } from '../../src/spec/load-spec.js'
 import type { ApiExchange } from './api-exchange.js'
 import { sendRaw, type RawRequest } from './raw-http.js'
-import { assertConforms } from './response-conformance.js'
+import { assertConforms, SHARED_RESPONSES } from './response-conformance.js'
 
 /** What the contract says of one generated request, as far as the test can know it. */
 export interface Expectation {
@@ -21,18 +21,6 @@ export interface Expectation {
    * (`/api/users/./me` is no route; `/api/users/%6De` is `/api/users/me`).
    */
   byStatus?: boolean
-}
-
-/** The shared response of each status (components.responses), for answers checked by status. */
-const SHARED_RESPONSES: Record<number, string> = {
-  400: 'BadRequest',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'NotFound',
-  405: 'MethodNotAllowed',
-  409: 'Conflict',
-  413: 'PayloadTooLarge',
-  415: 'UnsupportedMediaType',
 }
 
 /** A generated request and what the contract says of it. */

@@ -16,7 +16,7 @@ export interface ConformanceOptions {
 }
 
 /** Shared responses by status: what an undocumented path or method answers (CONTRACT §4, §5). */
-const SHARED_RESPONSES: Record<number, string> = {
+export const SHARED_RESPONSES: Record<number, string> = {
   400: 'BadRequest',
   401: 'Unauthorized',
   403: 'Forbidden',
