@@ -6,6 +6,7 @@ import { parseState } from './domain/parse-state.js'
 import type { MockState } from './domain/mock-state.js'
 import { buildApp } from './mock/build-app.js'
 import { listTokens, type TokenListing } from './mock/control-routes.js'
+import { assertNoUserHasControlToken } from './mock/control-token.js'
 import { createTarget, type MockTarget } from './mock/create-target.js'
 import type { SimulatedConditions } from './mock/simulated-conditions.js'
 import { attachStateFile, StateFile } from './mock/state-file.js'
@@ -63,6 +64,13 @@ export async function createMockApp(options: MockOptions = {}): Promise<MockApp>
     options.stateFile !== undefined && existsSync(options.stateFile)
       ? await readFixtureFile(options.stateFile, stateValidator(), 'state file')
       : undefined
+  if (options.controlToken !== undefined) {
+    if (options.controlToken.trim() === '')
+      throw new AppError('VALIDATION_FAILED', 'The control token must not be empty.')
+    // Both: `POST /__mock/reset` returns to the seed.
+    checkControlToken(seed, options.controlToken, 'The fixtures')
+    if (saved) checkControlToken(saved, options.controlToken, `The state file ${options.stateFile}`)
+  }
   const { app, state } = await buildApp({
     ...options,
     spec,
@@ -70,7 +78,6 @@ export async function createMockApp(options: MockOptions = {}): Promise<MockApp>
     parseState: (input) => parseState(input, stateValidator()),
   })
   if (saved) state.replace(saved)
-  assertControlTokenIsNoUserToken(options.controlToken, state)
   if (options.stateFile !== undefined) {
     const stateFile = new StateFile(options.stateFile, state, (error) =>
       app.log.error({ err: error }, `Cannot write the state file ${options.stateFile}.`),
@@ -84,14 +91,13 @@ export async function createMockApp(options: MockOptions = {}): Promise<MockApp>
   return { app, state, spec, seed, loadedStateFile: saved !== undefined }
 }
 
-/** A user's token that also opened the control routes would let that user read every other token. */
-function assertControlTokenIsNoUserToken(controlToken: string | undefined, state: StateHolder): void {
-  if (controlToken === undefined) return
-  if (controlToken.trim() === '') throw new AppError('VALIDATION_FAILED', 'The control token must not be empty.')
-  if (state.store.tokens().some(({ token }) => token === controlToken)) {
+function checkControlToken(state: MockState, controlToken: string, source: string): void {
+  try {
+    assertNoUserHasControlToken(state, controlToken)
+  } catch (error) {
     throw new AppError(
       'VALIDATION_FAILED',
-      'The control token is also the token of a user of the mock: choose another (for example: openssl rand -hex 16).',
+      `${source} give a user the control token as their token: choose another control token (for example: openssl rand -hex 16). ${(error as Error).message}`,
     )
   }
 }

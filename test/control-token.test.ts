@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import type { MockState } from '../src/domain/mock-state.js'
 import { createMockApp } from '../src/start-mock.js'
 import type { Problem } from './support/api-exchange.js'
 import { injectApi } from './support/inject-api.js'
@@ -86,9 +87,30 @@ describe('with --control-token', () => {
   })
 })
 
+describe('PUT /__mock/state with a control token', () => {
+  test('a state giving a user the control token is refused, naming the path, and changes nothing', async () => {
+    const before = await stateText()
+    const state = JSON.parse(before) as MockState
+    const index = 2
+    state.users[index] = { ...state.users[index]!, token: CONTROL_TOKEN }
+    const response = await app.inject({
+      method: 'PUT',
+      url: '/__mock/state',
+      headers: { authorization: `Bearer ${CONTROL_TOKEN}` },
+      payload: state,
+    })
+    expect(response.statusCode).toBe(400)
+    expect((response.json() as Problem).detail).toContain(`/users/${index}/token`)
+    expect(await stateText()).toBe(before)
+    expect((await injectApi(app, { url: '/api/users/me', token: CONTROL_TOKEN })).status).toBe(401)
+  })
+})
+
 describe('choosing a control token', () => {
   test('the token of a user of the mock is refused at start', async () => {
-    await expect(createMockApp({ users: 0, controlToken: 'viewer-token' })).rejects.toThrow(/token of a user/)
+    await expect(createMockApp({ users: 0, controlToken: 'viewer-token' })).rejects.toThrow(
+      /give a user the control token as their token.*\/users\/\d+\/token/,
+    )
   })
 
   test('an empty one is refused at start', async () => {

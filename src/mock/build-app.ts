@@ -115,7 +115,11 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
     noRoute: (request) => noRoute(request, operations),
   })
   registerOperations(app, { operations, handlers: OPERATION_HANDLERS, state, apiRequestHook })
-  registerControlRoutes(app, state, { parseState: options.parseState, controlToken: options.controlToken })
+  registerControlRoutes(app, state, {
+    parseState: options.parseState,
+    controlToken: options.controlToken,
+    cors: options.cors,
+  })
   registerDocsRoutes(app, options.spec.document)
   return { app, state }
 }

@@ -3,7 +3,8 @@ import type { MockState } from '../domain/mock-state.js'
 import type { UserStore } from '../domain/user-store.js'
 import { AppError } from '../errors.js'
 import { assertJsonBody } from './body-parsing.js'
-import { createControlTokenGuard } from './control-token.js'
+import { createControlOriginGuard } from './control-origin.js'
+import { assertNoUserHasControlToken, createControlTokenGuard } from './control-token.js'
 import { createTarget } from './create-target.js'
 import type { StateHolder } from './state-holder.js'
 
@@ -40,6 +41,8 @@ export interface ControlRouteOptions {
   parseState: StateParser
   /** When set, every control route requires `Authorization: Bearer <controlToken>`. */
   controlToken?: string | undefined
+  /** The mock's CORS setting: origins it lists may call the control routes from a browser. */
+  cors?: boolean | string[] | undefined
 }
 
 /**
@@ -49,9 +52,12 @@ export interface ControlRouteOptions {
 export function registerControlRoutes(
   app: FastifyInstance,
   state: StateHolder,
-  { parseState, controlToken }: ControlRouteOptions,
+  { parseState, controlToken, cors }: ControlRouteOptions,
 ): void {
-  const onRequest = controlToken === undefined ? [] : [createControlTokenGuard(controlToken)]
+  const onRequest = [
+    createControlOriginGuard(cors),
+    ...(controlToken === undefined ? [] : [createControlTokenGuard(controlToken)]),
+  ]
   app.get('/__mock/tokens', { onRequest }, async () => ({ data: listTokens(state.store) }))
 
   app.get('/__mock/target', { onRequest }, async (request) => {
@@ -71,7 +77,9 @@ export function registerControlRoutes(
     { onRequest, bodyLimit: STATE_BODY_LIMIT, config: { jsonBody: true }, preValidation: assertJsonBody },
     async (request) => {
       // Validated whole before anything changes: a bad document keeps the old state.
-      state.replace(parseState(request.body))
+      const replacement = parseState(request.body)
+      assertNoUserHasControlToken(replacement, controlToken)
+      state.replace(replacement)
       return summary(state)
     },
   )

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
+import type { MockState } from '../domain/mock-state.js'
 import { AppError } from '../errors.js'
 import { trimWhitespace } from './authenticate.js'
 
@@ -27,4 +28,18 @@ export function createControlTokenGuard(controlToken: string): (request: Fastify
 
 function digest(value: string): Buffer {
   return createHash('sha256').update(value).digest()
+}
+
+/**
+ * A user whose token is the control token would open the control routes, and the control token would
+ * open the users API: refused in the seed, a state file and `PUT /__mock/state` alike.
+ */
+export function assertNoUserHasControlToken(state: MockState, controlToken: string | undefined): void {
+  if (controlToken === undefined) return
+  const index = state.users.findIndex((user) => user.token === controlToken)
+  if (index === -1) return
+  const message = 'is the control token of this mock; give the user another token'
+  throw new AppError('VALIDATION_FAILED', `Invalid state at /users/${index}/token: ${message}`, {
+    errors: [{ in: 'body', path: `/users/${index}/token`, message }],
+  })
 }
