@@ -1,6 +1,7 @@
+import { readdirSync } from 'node:fs'
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, test } from 'vitest'
 import type { MockState } from '../src/domain/mock-state.js'
 import { parseState } from '../src/domain/parse-state.js'
@@ -82,7 +83,8 @@ describe('mock --state-file', () => {
           expect(response.status).toBe(200)
         }
       })()
-      await new Promise((resolve) => setTimeout(resolve, 200 + 150 * round))
+      // Kill the moment a write is under way (its temporary file exists), or after 3 s whatever happens.
+      await writeUnderWay(stateFile, 3_000)
       cli.kill('SIGKILL')
       stop = true
       await writer
@@ -99,5 +101,17 @@ describe('mock --state-file', () => {
     expect((await fetch(`${url}/api/users/me`, { headers: { authorization: 'Bearer owner-token' } })).status).toBe(200)
     expect((await readdir(join(stateFile, '..'))).filter((name) => name.endsWith('.tmp'))).toEqual([])
     console.info(`state-file crash test: ${interruptedWrites} of 6 kills left a half-written temporary file`)
+    // If no kill ever landed mid-write, the test proved nothing.
+    expect(interruptedWrites).toBeGreaterThan(0)
   }, 90_000)
 })
+
+/** Resolves as soon as a temporary file of `path` exists (a write is under way), or after `limitMs`. */
+async function writeUnderWay(path: string, limitMs: number): Promise<void> {
+  const directory = dirname(path)
+  const deadline = Date.now() + limitMs
+  while (Date.now() < deadline) {
+    if (readdirSync(directory).some((name) => name.endsWith('.tmp'))) return
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+}

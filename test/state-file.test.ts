@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest'
@@ -111,7 +111,8 @@ describe('--state-file', () => {
     const mock = await start()
     await mock.app.close()
     const again = await start()
-    const before = await readFile(stateFile, 'utf8')
+    // Every write renames a new file over the old one: the same inode means no write at all.
+    const before = await stat(stateFile)
     const refused = await injectApi(again.app, {
       method: 'PATCH',
       url: '/api/users/usr_nobodyqqqqqqqqqqqqqq',
@@ -120,7 +121,17 @@ describe('--state-file', () => {
     })
     expect(refused.status).toBe(404)
     await again.app.close()
-    expect(await readFile(stateFile, 'utf8')).toBe(before)
+    const after = await stat(stateFile)
+    expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs])
+  })
+
+  test('a change is a new file (a rename over the old one): what the test above relies on', async () => {
+    const viewer = await namedUser('viewer-token')
+    const mock = await start()
+    const before = await stat(stateFile)
+    await rename(mock, viewer.id, 'A Real Change')
+    await mock.app.close()
+    expect((await stat(stateFile)).ino).not.toBe(before.ino)
   })
 
   test('an invalid file stops the start with its name and the path of the first problem, and stays as it was', async () => {

@@ -1,19 +1,18 @@
-import { mkdtemp, readdir, readFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { execa } from 'execa'
-import { beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { removeLeftoverTemporaryFiles, writeFileAtomically } from '../src/write-file-atomically.js'
-import { buildCliOnce, ROOT } from './support/cli-mock-process.js'
+import { ROOT } from './support/cli-mock-process.js'
 
 // The write behind --state-file: a reader, or a process killed at any moment, sees a whole file.
 
-beforeAll(buildCliOnce, 120_000)
-
 /** A process that rewrites `path` with ever newer 4 MB versions until it is killed. */
 function startWriter(path: string) {
-  const module = pathToFileURL(join(ROOT, 'dist/write-file-atomically.js')).href
+  // The source, through tsx: a stale dist/ must not be what is tested.
+  const module = pathToFileURL(join(ROOT, 'src/write-file-atomically.ts')).href
   const script = `
     import { writeFileAtomically } from ${JSON.stringify(module)}
     const pad = 'x'.repeat(4 * 1024 * 1024)
@@ -21,7 +20,7 @@ function startWriter(path: string) {
       await writeFileAtomically(${JSON.stringify(path)}, JSON.stringify({ version, pad }))
       if (version === 1) console.log('first write done')
     }`
-  return execa('node', ['--input-type=module', '-e', script], { reject: false })
+  return execa('node', ['--import', 'tsx', '--input-type=module', '-e', script], { reject: false, cwd: ROOT })
 }
 
 describe('writeFileAtomically', () => {
@@ -36,12 +35,13 @@ describe('writeFileAtomically', () => {
 
   test('a failed write keeps the old file and removes its temporary file', async () => {
     const directory = await mkdtemp(join(tmpdir(), 'atomic-'))
-    const path = join(directory, 'state.json')
-    await writeFileAtomically(path, 'old')
-    // Renaming a file over a directory fails after the temporary file was written.
-    await expect(writeFileAtomically(directory, 'new')).rejects.toThrow()
-    expect(await readFile(path, 'utf8')).toBe('old')
-    expect(await readdir(directory)).toEqual(['state.json'])
+    await writeFileAtomically(join(directory, 'state.json'), 'old')
+    // A rename over a directory fails after the temporary file beside it was written.
+    const occupied = join(directory, 'occupied')
+    await mkdir(occupied)
+    await expect(writeFileAtomically(occupied, 'new')).rejects.toThrow()
+    expect(await readFile(join(directory, 'state.json'), 'utf8')).toBe('old')
+    expect((await readdir(directory)).sort()).toEqual(['occupied', 'state.json'])
   })
 
   test('SIGKILL at random moments of a stream of writes: the file is always one whole version', async () => {

@@ -63,10 +63,16 @@ function describeStartError(error: unknown, options: MockArgs): string {
   return message ?? String(error)
 }
 
-/** What a stop needs of the Fastify app: its close, and its server's idle keep-alive connections. */
+/**
+ * How long requests in flight may take to finish after a signal: `Prefer: delay` and `--latency` can
+ * hold one for a minute, and `docker stop` sends SIGKILL after 10 s, before the state file's last write.
+ */
+const GRACE_MS = 5_000
+
+/** What a stop needs of the Fastify app: its close, and its server's connections. */
 interface Closable {
   close(): Promise<unknown>
-  server: { closeIdleConnections(): void }
+  server: { closeIdleConnections(): void; closeAllConnections(): void }
 }
 
 function closeOnSignals(app: Closable): void {
@@ -78,15 +84,20 @@ function closeOnSignals(app: Closable): void {
     // Fastify's close refuses new connections, lets the requests in flight finish and ends the
     // keep-alive connections idle at that moment, once. A connection busy then stays open after its
     // answer for keepAliveTimeout (Fastify's default: 72 s) and holds the exit that long: end each one
-    // as soon as it falls idle.
+    // as soon as it falls idle, and after the grace period end them all.
     const endIdleConnections = setInterval(() => app.server.closeIdleConnections(), 50)
+    const endAllConnections = setTimeout(() => {
+      console.warn(`Requests still running after ${GRACE_MS / 1000} s: their connections are closed.`)
+      app.server.closeAllConnections()
+    }, GRACE_MS)
     app.close().then(
       () => {
         clearInterval(endIdleConnections)
+        clearTimeout(endAllConnections)
         process.exit(0)
       },
       (error: unknown) => {
-        console.error(error)
+        console.error(`users-api-kit mock: the stop failed: ${(error as Error).message}`)
         process.exit(1)
       },
     )

@@ -71,8 +71,12 @@ export function parseMockArgs(args: string[], env: NodeJS.ProcessEnv = process.e
   if (values.spec !== undefined) parsed.spec = values.spec
   if (values.latency !== undefined) parsed.latency = latency(values.latency)
   if (values['fail-rate'] !== undefined) parsed.failRate = rate(values['fail-rate'])
-  const controlToken = values['control-token'] ?? env[CONTROL_TOKEN_ENV]
-  if (controlToken !== undefined) parsed.controlToken = nonEmpty('--control-token', controlToken)
+  const fromFlag = values['control-token']
+  const controlToken = fromFlag ?? env[CONTROL_TOKEN_ENV]
+  // Empty is refused, not ignored: `T=$(cat missing-file)` must not start an open mock on a network.
+  if (controlToken !== undefined) {
+    parsed.controlToken = nonEmpty(fromFlag === undefined ? CONTROL_TOKEN_ENV : '--control-token', controlToken)
+  }
   if (values['state-file'] !== undefined) parsed.stateFile = nonEmpty('--state-file', values['state-file'])
   return parsed
 }

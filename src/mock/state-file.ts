@@ -28,6 +28,7 @@ export class StateFile {
   private saved: SavedMark | undefined
   private writing: Promise<void> | undefined
   private resting: AbortController | undefined
+  private closing = false
 
   constructor(
     readonly path: string,
@@ -53,13 +54,18 @@ export class StateFile {
 
   /** Resolves once the current state is on disk; rejects if it cannot be written. */
   async flush(): Promise<void> {
-    // Closing does not wait for the rest between writes.
-    this.resting?.abort()
     while (this.writing) await this.writing
     await this.writeWhileChanged()
   }
 
   /** `pauseFactor`: rest that many times the last write's duration before the next one. */
+  /** The last flush: no rest between writes any more, and the one under way is cut short. */
+  async close(): Promise<void> {
+    this.closing = true
+    this.resting?.abort()
+    await this.flush()
+  }
+
   private async writeWhileChanged(pauseFactor = 0): Promise<void> {
     while (this.changed()) {
       const started = performance.now()
@@ -67,7 +73,7 @@ export class StateFile {
       await writeFileAtomically(this.path, this.serialize())
       this.saved = mark
       const pause = Math.min((performance.now() - started) * pauseFactor, MAX_PAUSE_MS)
-      if (pause >= 1 && this.changed()) {
+      if (pause >= 1 && this.changed() && !this.closing) {
         this.resting = new AbortController()
         await setTimeout(pause, undefined, { signal: this.resting.signal }).catch(() => undefined)
       }
@@ -102,7 +108,8 @@ export async function attachStateFile(app: FastifyInstance, stateFile: StateFile
     stateFile.schedule()
     done()
   })
-  app.addHook('onClose', async () => stateFile.flush().catch((error: unknown) => app.log.error({ err: error })))
+  // A failed last write rejects the close: the CLI then exits 1, since changes were lost.
+  app.addHook('onClose', async () => stateFile.close())
 }
 
 function describe(error: unknown): string {
