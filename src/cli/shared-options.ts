@@ -10,6 +10,9 @@ export const TARGET_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const
 
+/** fetch's own limits (undici's headersTimeout and bodyTimeout) are 300 s: a longer --timeout never fires. */
+const MAX_TIMEOUT_MS = 300_000
+
 /** Per request, when --timeout is not given. */
 export const DEFAULT_TIMEOUT_MS = 10_000
 
@@ -59,8 +62,7 @@ export function readTargetOptions(values: TargetValues, env: Record<string, stri
     baseUrl: values['base-url'],
     controlToken: values['control-token'] ?? (env[CONTROL_TOKEN_ENV] || undefined),
     spec: values.spec,
-    // An hour at most: timers take no more than 2^31 - 1 ms (longer ones fire at once).
-    timeoutMs: parseIntegerOption('--timeout', values.timeout, 1, 3_600_000) ?? DEFAULT_TIMEOUT_MS,
+    timeoutMs: parseIntegerOption('--timeout', values.timeout, 1, MAX_TIMEOUT_MS) ?? DEFAULT_TIMEOUT_MS,
   }
 }
 

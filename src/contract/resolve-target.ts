@@ -59,7 +59,13 @@ export async function resolveTarget(source: TargetSource, timeoutMs: number): Pr
   let document: unknown
   try {
     document = await response.json()
-  } catch {
+  } catch (error) {
+    if ((error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError') {
+      throw new AppError(
+        'VALIDATION_FAILED',
+        `${url} began to answer but its body did not arrive within ${timeoutMs} ms. Is the mock overloaded? Try a larger --timeout.`,
+      )
+    }
     throw new AppError(
       'VALIDATION_FAILED',
       `${url} answered ${response.status} ${response.headers.get('content-type') ?? '(no content type)'} that is not JSON: --base-url works with a users-api-kit mock only. For any other backend, give --target FILE.`,

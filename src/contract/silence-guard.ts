@@ -1,8 +1,9 @@
 /**
  * Ends the sending to a server that stopped answering: after `limit` timeouts in a row, every further
  * request fails at once, saying why. Without it a server that accepts connections and never answers
- * would cost each of the suite's ~200 checks the whole timeout (over half an hour at 10 s). Any HTTP
- * answer starts the count again; a reset or a non-HTTP answer is quick, so it neither counts nor resets.
+ * would cost each of the suite's ~200 checks the whole timeout (over half an hour at 10 s). An HTTP
+ * answer before the limit starts the count again (a reset or a non-HTTP answer is quick, so it neither
+ * counts nor resets); once stopped, nothing is sent, so the stop lasts for the rest of the run.
  *
  * @example
  * const guard = new SilenceGuard(3)
