@@ -21,6 +21,7 @@ import {
   readTargetOptions,
   TARGET_OPTIONS,
 } from './shared-options.js'
+import { readCommandArgs } from './read-command-args.js'
 
 export const FUZZ_USAGE = `users-api-kit fuzz — property-based fuzzing with Schemathesis ${SCHEMATHESIS_VERSION}
 
@@ -75,17 +76,8 @@ export interface FuzzOutcome {
 
 /** `users-api-kit fuzz`: 0 no findings, 1 findings, 2 could not run. */
 export async function runFuzzCommand(args: string[]): Promise<number> {
-  let options: ReturnType<typeof parseFuzzArgs>
-  try {
-    options = parseFuzzArgs(args)
-  } catch (error) {
-    console.error(`users-api-kit fuzz: ${(error as Error).message}\nSee: users-api-kit fuzz --help`)
-    return 2
-  }
-  if (options.help) {
-    console.log(FUZZ_USAGE)
-    return 0
-  }
+  const options = readCommandArgs('fuzz', FUZZ_USAGE, parseFuzzArgs, args)
+  if (typeof options === 'number') return options
   const outcome = await runFuzz(options)
   if (outcome.junit !== undefined && options.junit) {
     await mkdir(dirname(resolve(options.junit)), { recursive: true })

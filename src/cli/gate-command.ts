@@ -10,6 +10,7 @@ import { mergeJunitReports, readJunitTotals, renameTestsuites } from '../merge-j
 import { runFuzz, type FuzzOutcome } from './fuzz-command.js'
 import { runVerifyCommand } from './verify-command.js'
 import { FUZZ_OPTIONS, readFuzzOptions, readTargetOptions, TARGET_OPTIONS } from './shared-options.js'
+import { readCommandArgs } from './read-command-args.js'
 
 export const GATE_USAGE = `users-api-kit gate — the contract suite and the fuzzer, for a backend's CI
 
@@ -41,17 +42,8 @@ const VERIFY_DISPOSABLE_USERS = 6
 
 /** `users-api-kit gate`: verify + fuzz; 0 both clean, 1 a finding, 2 either could not run. */
 export async function runGateCommand(args: string[]): Promise<number> {
-  let options: ReturnType<typeof parseGateArgs>
-  try {
-    options = parseGateArgs(args)
-  } catch (error) {
-    console.error(`users-api-kit gate: ${(error as Error).message}\nSee: users-api-kit gate --help`)
-    return 2
-  }
-  if (options.help) {
-    console.log(GATE_USAGE)
-    return 0
-  }
+  const options = readCommandArgs('gate', GATE_USAGE, parseGateArgs, args)
+  if (typeof options === 'number') return options
   let target: Target
   try {
     target = await resolveTarget(options, options.timeoutMs)

@@ -2,21 +2,13 @@ import type { FastifyServerOptions } from 'fastify'
 import { createMockApp, serverUrl } from '../start-mock.js'
 import { formatBanner } from './mock-banner.js'
 import { CONTROL_TOKEN_ENV, MOCK_USAGE, parseMockArgs, type MockArgs } from './parse-mock-args.js'
+import { readCommandArgs } from './read-command-args.js'
 
 /** `users-api-kit mock`: starts the mock, prints how to use it, stops cleanly on SIGINT/SIGTERM. */
 /** Resolves to an exit code, or to undefined once the mock runs (it ends on a signal). */
 export async function runMockCommand(args: string[]): Promise<number | undefined> {
-  let options: MockArgs
-  try {
-    options = parseMockArgs(args)
-  } catch (error) {
-    console.error(`users-api-kit mock: ${(error as Error).message}\nSee: users-api-kit mock --help`)
-    return 2
-  }
-  if (options.help) {
-    console.log(MOCK_USAGE)
-    return 0
-  }
+  const options = readCommandArgs('mock', MOCK_USAGE, parseMockArgs, args)
+  if (typeof options === 'number') return options
   try {
     const { app, state, loadedStateFile } = await createMockApp({
       ...options,

@@ -4,6 +4,7 @@ import { assertReachable, resolveTarget } from '../contract/resolve-target.js'
 import { runSuite, type SuiteOutcome } from '../contract/run-suite.js'
 import { loadSpec } from '../spec/load-spec.js'
 import { readTargetOptions, TARGET_OPTIONS } from './shared-options.js'
+import { readCommandArgs } from './read-command-args.js'
 
 export const VERIFY_USAGE = `users-api-kit verify — the contract suite, against any implementation of the users API
 
@@ -33,17 +34,8 @@ broken, not unreachable.`
 
 /** `users-api-kit verify`: 0 all passed, 1 a check failed, 2 could not start. */
 export async function runVerifyCommand(args: string[]): Promise<number> {
-  let options: ReturnType<typeof parseVerifyArgs>
-  try {
-    options = parseVerifyArgs(args)
-  } catch (error) {
-    console.error(`users-api-kit verify: ${(error as Error).message}\nSee: users-api-kit verify --help`)
-    return 2
-  }
-  if (options.help) {
-    console.log(VERIFY_USAGE)
-    return 0
-  }
+  const options = readCommandArgs('verify', VERIFY_USAGE, parseVerifyArgs, args)
+  if (typeof options === 'number') return options
   let outcome: SuiteOutcome
   let broken: string | undefined
   try {

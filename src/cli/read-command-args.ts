@@ -1,0 +1,25 @@
+/**
+ * The start every command shares: its flags parsed, or the exit code when there is nothing more to do:
+ * 0 after `--help` printed the usage, 2 after a bad flag (the message, and where to read more).
+ *
+ * @example
+ * const options = readCommandArgs('verify', VERIFY_USAGE, parseVerifyArgs, args)
+ * if (typeof options === 'number') return options
+ */
+export function readCommandArgs<T extends { help: boolean }>(
+  command: string,
+  usage: string,
+  parse: (args: string[]) => T,
+  args: string[],
+): T | 0 | 2 {
+  let options: T
+  try {
+    options = parse(args)
+  } catch (error) {
+    console.error(`users-api-kit ${command}: ${(error as Error).message}\nSee: users-api-kit ${command} --help`)
+    return 2
+  }
+  if (!options.help) return options
+  console.log(usage)
+  return 0
+}
