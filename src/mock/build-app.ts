@@ -64,7 +64,8 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: BODY_LIMIT,
-    // Long ids must reach the handler (404 USER_NOT_FOUND), not fail routing.
+    // Ids up to 4,096 characters reach the handler (404 USER_NOT_FOUND); longer ones are the document's
+    // MalformedId 400.
     routerOptions: { maxParamLength: 4096 },
     // CONTRACT §3: the token is checked first, even when the URL itself is bad (`/api/users/%FF`).
     frameworkErrors: (error, request, reply) => sendProblem(request, reply, authenticationError(request) ?? error),

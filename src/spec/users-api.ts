@@ -398,7 +398,8 @@ export interface components {
       }
     }
     /**
-     * @description The id cannot be an id at all: it is not validly percent-encoded, or it is longer than any id.
+     * @description The id cannot be an id at all: it is not validly percent-encoded, or it is longer than 4,096
+     *     characters (ids are 24; any shorter unknown id is a 404 like any other).
      *     (An id that is merely unknown is a 404.) Nothing changed.
      */
     MalformedId: {
@@ -480,9 +481,10 @@ export interface components {
         'application/problem+json': components['schemas']['TooManyRequestsProblem']
       }
     }
-    /** @description The service cannot answer now (the mock's `--fail-rate` and `Prefer code=503` answer this). */
+    /** @description The service cannot answer now (the mock's `--fail-rate` and `Prefer code=503` answer this); wait `Retry-After` seconds. */
     ServiceUnavailable: {
       headers: {
+        'Retry-After': components['headers']['Retry-After']
         [name: string]: unknown
       }
       content: {
