@@ -193,15 +193,18 @@ describe.concurrent('pages', () => {
     needActor(context, 'owner')
     const rule = 'Order: createdAt ascending, then id ascending (CONTRACT §4)'
     let previous: ApiUser | undefined
+    let compared = 0
     for (const page of await walkAll({})) {
       for (const user of page.items) {
         if (previous) {
           const message = `Received: ${describeUser(previous)} before ${describeUser(user)}`
           expectRule(page.exchange, compareUsers(previous, user) < 0, rule, message)
+          compared += 1
         }
         previous = user
       }
     }
+    if (compared === 0) context.skip('the list holds fewer than two users: there is no order to check')
   })
 
   test('[profile] the pages are disjoint and together hold every user once', async (context) => {

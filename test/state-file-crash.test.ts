@@ -78,8 +78,11 @@ describe('mock --state-file', () => {
         for (let index = 0; !stop; index++) {
           const name = `Round ${round} write ${index}`
           sent.add(name)
-          const response = await rename(url, viewer.id, name).catch(() => undefined)
-          if (!response) return // Killed.
+          const response = await rename(url, viewer.id, name).catch((error: unknown) => {
+            if (stop) return undefined // Killed, as meant.
+            throw error
+          })
+          if (!response) return
           expect(response.status).toBe(200)
         }
       })()
