@@ -399,8 +399,7 @@ export interface components {
     }
     /**
      * @description The id cannot be an id at all: it is not validly percent-encoded, or it is longer than 4,096
-     *     characters (ids are 24; any shorter unknown id is a 404 like any other).
-     *     (An id that is merely unknown is a 404.) Nothing changed.
+     *     characters (ids are 24; a shorter id that is merely unknown is a 404). Nothing changed.
      */
     MalformedId: {
       headers: {
