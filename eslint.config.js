@@ -3,7 +3,7 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['dist/', 'coverage/', '.venv/', 'node_modules/', 'out/', 'src/spec/users-api.ts'] },
+  { ignores: ['dist/', 'coverage/', '.venv/', 'node_modules/', 'out/', '.tools/', 'src/spec/users-api.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
