@@ -3,7 +3,19 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['dist/', 'coverage/', '.venv/', 'node_modules/', 'out/', '.tools/', 'src/spec/users-api.ts'] },
+  {
+    ignores: [
+      'dist/',
+      'coverage/',
+      '.venv/',
+      'node_modules/',
+      'out/',
+      '.tools/',
+      'src/spec/users-api.ts',
+      'src/spec/generated/',
+      'src/seed/generated/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -19,12 +31,34 @@ export default tseslint.config(
     },
   },
   {
-    // STYLE.md: the domain knows nothing of HTTP or faker.
+    // STYLE.md: the domain knows nothing of HTTP or faker, nor of the runtime.
     files: ['src/domain/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: ['fastify', '@fastify/*', '@faker-js/*', '**/mock/*', '**/seed/*', '**/cli/*'] },
+        {
+          patterns: [
+            'fastify',
+            '@fastify/*',
+            '@faker-js/*',
+            'node:*',
+            '**/engine/*',
+            '**/server/*',
+            '**/seed/*',
+            '**/cli/*',
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // STYLE.md: the engine, the mock instance and the fetch and MSW transports run in browsers, Deno, Bun
+    // and workers too: no Fastify, no node: module, nothing of the server or the CLI.
+    files: ['src/engine/**/*.ts', 'src/mock-instance/**/*.ts', 'src/fetch/**/*.ts', 'src/msw/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: ['fastify', '@fastify/*', 'node:*', '**/server/*', '**/cli/*', '**/files/*', '**/contract/*'] },
       ],
     },
   },
@@ -32,7 +66,10 @@ export default tseslint.config(
     // STYLE.md: the contract suite sees the API only over HTTP, as a real backend's tests would.
     files: ['src/contract/**/*.ts', 'contract-tests/**/*.ts', 'src/fuzz/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['**/domain/*', '**/mock/*', '**/seed/*', 'fastify'] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: ['**/domain/*', '**/engine/*', '**/mock-instance/*', '**/server/*', '**/seed/*', 'fastify'] },
+      ],
     },
   },
 )

@@ -32,7 +32,7 @@ import { readSchemathesisVersion, runSchemathesis } from '../src/fuzz/run-schema
 import { buildSchemathesisCommand, PHASES } from '../src/fuzz/schemathesis-command.js'
 import { DEFAULT_SPEC_PATH, loadSpec } from '../src/spec/load-spec.js'
 import { listOperations } from '../src/spec/operations.js'
-import { startMock, type RunningMock } from '../src/start-mock.js'
+import { startMock, type RunningMock } from '../src/server/start-mock.js'
 import { setUpSchemathesis } from './setup-fuzz.js'
 
 const USAGE = `npm run fuzz:deep -- [options]

@@ -6,8 +6,8 @@ import { execa } from 'execa'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { buildCliOnce, MAIN } from './support/cli-mock-process.js'
 import type { MockState } from '../src/domain/mock-state.js'
-import { createTarget, type MockTarget } from '../src/mock/create-target.js'
-import { createMockApp, serverUrl } from '../src/start-mock.js'
+import { createTarget, type MockTarget } from '../src/mock-instance/create-target.js'
+import { createMockApp, serverUrl } from '../src/server/start-mock.js'
 import { MUTANTS } from './broken-servers/mutants.js'
 
 // `users-api-kit verify`, as users run it: the built CLI in its own process, against real listening
@@ -50,11 +50,11 @@ async function writeTemp(extension: string, content: string): Promise<string> {
 
 /** A mock on a free port, broken by the mutant named when given, and a target for it. */
 async function startServer(options: { mutant?: string; disposable?: number } = {}) {
-  const { app, state } = await createMockApp({ users: 8 })
+  const { app, state, mock } = await createMockApp({ users: 8 })
   if (options.mutant) {
     const mutant = MUTANTS.find((candidate) => candidate.name === options.mutant)
     if (!mutant) throw new Error(`No mutant named ${options.mutant}`)
-    mutant.apply({ app, state })
+    mutant.apply({ app, state, mock })
   }
   await app.listen({ port: 0, host: '127.0.0.1' })
   const url = serverUrl(app)

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, test } from 'vitest'
 import type { MockState } from '../src/domain/mock-state.js'
 import type { User, UserPatch } from '../src/domain/user.js'
-import { startMock, type RunningMock } from '../src/start-mock.js'
+import { startMock, type RunningMock } from '../src/server/start-mock.js'
 import type { ApiRequest, Problem, UserEnvelope, UserList } from './support/api-exchange.js'
 import { sendFromConnections, type TimedAnswer } from './support/send-from-connections.js'
 import { replaySerially, type AnsweredPatch } from './support/serial-order.js'

@@ -1,13 +1,13 @@
 import { afterAll, describe, expect, test } from 'vitest'
-import { createTarget } from '../src/mock/create-target.js'
-import { createMockApp, serverUrl } from '../src/start-mock.js'
+import { createTarget } from '../src/mock-instance/create-target.js'
+import { createMockApp, serverUrl } from '../src/server/start-mock.js'
 import { MUTANTS, type Mutant } from './broken-servers/mutants.js'
 import { runVerify, type VerifyRun } from './support/run-verify.js'
 
 /** A mock on a free port, broken by `mutant` when given, and a target for it. */
 async function startServer(mutant?: Mutant) {
-  const { app, state } = await createMockApp({ users: 8 })
-  mutant?.apply({ app, state })
+  const { app, state, mock } = await createMockApp({ users: 8 })
+  mutant?.apply({ app, state, mock })
   await app.listen({ port: 0, host: '127.0.0.1' })
   const target = createTarget(state.store, serverUrl(app), 6)
   return { target, close: () => app.close() }

@@ -1,6 +1,6 @@
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { startMock, type RunningMock } from '../src/start-mock.js'
+import { startMock, type RunningMock } from '../src/server/start-mock.js'
 
 // A mock on 127.0.0.1 is out of other machines' reach, not of the web pages its developer opens: the
 // control routes refuse other origins and DNS names rebound to 127.0.0.1. Real HTTP: the guard reads

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { MockState } from '../src/domain/mock-state.js'
-import { createMockApp } from '../src/start-mock.js'
+import { createMockApp } from '../src/server/start-mock.js'
 import type { Problem } from './support/api-exchange.js'
 import { injectApi } from './support/inject-api.js'
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'vitest'
-import { startMock, type StartMockOptions, type RunningMock } from '../src/start-mock.js'
+import { startMock, type StartMockOptions, type RunningMock } from '../src/server/start-mock.js'
 import { fetchApi } from './support/fetch-api.js'
 import { namedUser } from './support/named-users.js'
 

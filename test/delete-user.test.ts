@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { afterEach, beforeEach, expect, test } from 'vitest'
-import { createMockApp } from '../src/start-mock.js'
+import { createMockApp } from '../src/server/start-mock.js'
 import type { Problem, UserList } from './support/api-exchange.js'
 import { injectApi } from './support/inject-api.js'
 import { namedUser } from './support/named-users.js'

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { createMockApp, startMock, type RunningMock } from '../src/start-mock.js'
+import { createMockApp, startMock, type RunningMock } from '../src/server/start-mock.js'
 import type { ApiExchange, ApiRequest, Problem } from './support/api-exchange.js'
 import { fetchApi } from './support/fetch-api.js'
 import { injectApi } from './support/inject-api.js'

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { createTarget } from '../src/mock/create-target.js'
-import { createMockApp, serverUrl } from '../src/start-mock.js'
+import { createTarget } from '../src/mock-instance/create-target.js'
+import { createMockApp, serverUrl } from '../src/server/start-mock.js'
 import { FUZZ_BREAKERS } from './broken-servers/fuzz-breakers.js'
 import { checksInSummary, runKit } from './support/run-fuzz.js'
 
@@ -9,8 +9,8 @@ describe('users-api-kit fuzz catches a broken server', () => {
   test.each(FUZZ_BREAKERS.map((breaker) => [breaker.name, breaker] as const))(
     'that %s, on the right check, and exits 1',
     async (_name, breaker) => {
-      const { app, state } = await createMockApp({ users: 8 })
-      breaker.apply({ app, state })
+      const { app, state, mock } = await createMockApp({ users: 8 })
+      breaker.apply({ app, state, mock })
       await app.listen({ port: 0, host: '127.0.0.1' })
       try {
         const target = createTarget(state.store, serverUrl(app), 6)

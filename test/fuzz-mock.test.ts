@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'vitest'
-import { startMock, type RunningMock } from '../src/start-mock.js'
+import { startMock, type RunningMock } from '../src/server/start-mock.js'
 import type { User } from '../src/domain/user.js'
 import { checksInSummary, runKit } from './support/run-fuzz.js'
 

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { createTarget } from '../src/mock/create-target.js'
-import { mergeJunitReports, readJunitTotals, renameTestsuites } from '../src/merge-junit-reports.js'
-import { createMockApp, serverUrl } from '../src/start-mock.js'
+import { createTarget } from '../src/mock-instance/create-target.js'
+import { mergeJunitReports, readJunitTotals, renameTestsuites } from '../src/contract/merge-junit-reports.js'
+import { createMockApp, serverUrl } from '../src/server/start-mock.js'
 import { FUZZ_BREAKERS, type FuzzBreaker } from './broken-servers/fuzz-breakers.js'
 import { runKit } from './support/run-fuzz.js'
 
@@ -45,8 +45,8 @@ describe('merging JUnit reports', () => {
 
 /** A mock on a free port, broken by `breaker` when given, with 9 disposable users (6 for verify, 3 for fuzz). */
 async function startServer(breaker?: FuzzBreaker) {
-  const { app, state } = await createMockApp({ users: 20 })
-  breaker?.apply({ app, state })
+  const { app, state, mock } = await createMockApp({ users: 20 })
+  breaker?.apply({ app, state, mock })
   await app.listen({ port: 0, host: '127.0.0.1' })
   return { target: createTarget(state.store, serverUrl(app), 9), close: () => app.close() }
 }

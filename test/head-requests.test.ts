@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createMockApp, startMock, type RunningMock } from '../src/start-mock.js'
+import { createMockApp, startMock, type RunningMock } from '../src/server/start-mock.js'
 import { fetchApi } from './support/fetch-api.js'
 import { injectApi } from './support/inject-api.js'
 import { namedUser } from './support/named-users.js'

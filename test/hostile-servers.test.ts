@@ -10,7 +10,7 @@ import { GATE_USAGE } from '../src/cli/gate-command.js'
 import { readTargetOptions } from '../src/cli/shared-options.js'
 import { VERIFY_USAGE } from '../src/cli/verify-command.js'
 import { readFindings } from '../src/fuzz/read-findings.js'
-import type { MockTarget } from '../src/mock/create-target.js'
+import type { MockTarget } from '../src/mock-instance/create-target.js'
 import {
   startGarbageServer,
   startHangingServer,

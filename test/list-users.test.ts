@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import type { User } from '../src/domain/user.js'
-import { createMockApp } from '../src/start-mock.js'
+import { createMockApp } from '../src/server/start-mock.js'
 import type { Problem, UserEnvelope, UserList } from './support/api-exchange.js'
 import { injectApi } from './support/inject-api.js'
 import { namedUser } from './support/named-users.js'

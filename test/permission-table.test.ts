@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import type { Role } from '../src/domain/user.js'
-import { createMockApp } from '../src/start-mock.js'
+import { createMockApp } from '../src/server/start-mock.js'
 import { addDisposableUsers } from './support/add-disposable-users.js'
 import type { ApiRequest, Problem, UserEnvelope, UserList } from './support/api-exchange.js'
 import { injectApi } from './support/inject-api.js'

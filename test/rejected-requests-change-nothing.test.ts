@@ -2,12 +2,12 @@ import fc from 'fast-check'
 import Fastify from 'fastify'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { MockState } from '../src/domain/mock-state.js'
-import { BODY_LIMIT } from '../src/mock/body-parsing.js'
-import { replyToClientError } from '../src/mock/problem-replies.js'
+import { BODY_LIMIT } from '../src/spec/contract-limits.js'
+import { replyToClientError } from '../src/server/problem-replies.js'
 import { createAjv } from '../src/spec/create-ajv.js'
 import { loadSpec } from '../src/spec/load-spec.js'
 import { listOperations, type Operation } from '../src/spec/operations.js'
-import { serverUrl, startMock, type RunningMock } from '../src/start-mock.js'
+import { serverUrl, startMock, type RunningMock } from '../src/server/start-mock.js'
 import type { ApiExchange } from './support/api-exchange.js'
 import { refusalOfBody, sentBody, type SentBody } from './support/bad-bodies.js'
 import { noiseHeaders, refusedCredentials, sendsBearerToken } from './support/bad-credentials.js'
@@ -179,7 +179,8 @@ describe('a refused request changes nothing and answers a useful problem', () =>
         .record({ operation: anOperation(readsBody), token: aToken(), id: anOrdinaryId(), body: sentBody })
         .map(({ operation, token, id, body }) => {
           const accepts = world.acceptsBody.get(operation.operationId)
-          const refusal = accepts ? refusalOfBody(body, accepts) : undefined
+          // CONTRACT §5: over 16 KiB is a 413 on every route; other routes ignore what a body holds.
+          const refusal = accepts ? refusalOfBody(body, accepts) : body.bytes.length > BODY_LIMIT ? 413 : undefined
           const expectation = beforeTheOperation(operation, token) ?? {
             mustReject: refusal !== undefined,
             ...(refusal === undefined ? {} : { status: refusal }),

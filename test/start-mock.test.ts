@@ -1,6 +1,6 @@
 import { createServer } from 'node:net'
 import { afterEach, describe, expect, test } from 'vitest'
-import { startMock, type RunningMock, type StartMockOptions } from '../src/start-mock.js'
+import { startMock, type RunningMock, type StartMockOptions } from '../src/server/start-mock.js'
 import type { UserEnvelope, UserList } from './support/api-exchange.js'
 import { fetchApi } from './support/fetch-api.js'
 import { namedUser } from './support/named-users.js'

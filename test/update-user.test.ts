@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
-import { createMockApp } from '../src/start-mock.js'
+import { createMockApp } from '../src/server/start-mock.js'
 import type { ApiRequest, Problem, UserEnvelope } from './support/api-exchange.js'
 import { injectApi } from './support/inject-api.js'
 import { mockStateOf } from './support/mock-state-of.js'

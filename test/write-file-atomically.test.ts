@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { execa } from 'execa'
 import { describe, expect, test } from 'vitest'
-import { removeLeftoverTemporaryFiles, writeFileAtomically } from '../src/write-file-atomically.js'
+import { removeLeftoverTemporaryFiles, writeFileAtomically } from '../src/files/write-file-atomically.js'
 import { ROOT } from './support/cli-mock-process.js'
 
 // The write behind --state-file: a reader, or a process killed at any moment, sees a whole file.
@@ -12,7 +12,7 @@ import { ROOT } from './support/cli-mock-process.js'
 /** A process that rewrites `path` with ever newer 4 MB versions until it is killed. */
 function startWriter(path: string) {
   // The source, through tsx: a stale dist/ must not be what is tested.
-  const module = pathToFileURL(join(ROOT, 'src/write-file-atomically.ts')).href
+  const module = pathToFileURL(join(ROOT, 'src/files/write-file-atomically.ts')).href
   const script = `
     import { writeFileAtomically } from ${JSON.stringify(module)}
     const pad = 'x'.repeat(4 * 1024 * 1024)

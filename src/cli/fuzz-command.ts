@@ -12,7 +12,7 @@ import { CONFIG_FILE, HOOKS_FILE, PACKAGE_ROOT, SETUP_SCRIPT } from '../fuzz/fuz
 import { readFindings, type Finding } from '../fuzz/read-findings.js'
 import { readSchemathesisVersion, runSchemathesis } from '../fuzz/run-schemathesis.js'
 import { buildSchemathesisCommand } from '../fuzz/schemathesis-command.js'
-import { renameTestsuites } from '../merge-junit-reports.js'
+import { renameTestsuites } from '../contract/merge-junit-reports.js'
 import { DEFAULT_SPEC_PATH, loadSpec } from '../spec/load-spec.js'
 import {
   DEFAULT_TIMEOUT_MS,

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { readVersion } from '../read-version.js'
+import { readVersion } from './read-version.js'
 
 const USAGE = `users-api-kit — mock, contract suite and fuzzer for the users API
 

@@ -1,5 +1,5 @@
 import type { FastifyServerOptions } from 'fastify'
-import { createMockApp, serverUrl } from '../start-mock.js'
+import { createMockApp, serverUrl } from '../server/start-mock.js'
 import { formatBanner } from './mock-banner.js'
 import { CONTROL_TOKEN_ENV, MOCK_USAGE, parseMockArgs, type MockArgs } from './parse-mock-args.js'
 import { readCommandArgs } from './read-command-args.js'

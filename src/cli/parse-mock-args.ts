@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import { MOCK_DEFAULTS, type StartMockOptions } from '../start-mock.js'
+import { MOCK_DEFAULTS, type StartMockOptions } from '../server/start-mock.js'
 import { parseIntegerOption } from './parse-integer-option.js'
 
 export const MOCK_USAGE = `users-api-kit mock — the stateful mock of the users API

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { ErrorObject } from 'ajv/dist/2020.js'
 import { AppError } from '../errors.js'
-import { readJsonFile } from '../read-json-file.js'
+import { readJsonFile } from '../files/read-json-file.js'
 import { createAjv } from '../spec/create-ajv.js'
 import { toValidationIssue } from '../spec/schema-issues.js'
 

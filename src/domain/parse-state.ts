@@ -1,6 +1,6 @@
 import { AppError, type ValidationIssue } from '../errors.js'
 import { toValidationIssue } from '../spec/schema-issues.js'
-import type { StateValidator } from '../spec/state-schema.js'
+import type { Validator } from '../spec/operation-table.js'
 import type { MockState, StoredUser } from './mock-state.js'
 import type { Organization } from './user.js'
 
@@ -22,7 +22,7 @@ type Report = (path: string, message: string) => void
  * @example
  * const state = parseState(JSON.parse(text), compileStateValidator(spec.dereferenced))
  */
-export function parseState(input: unknown, validate: StateValidator): MockState {
+export function parseState(input: unknown, validate: Validator): MockState {
   if (!validate(input)) throw toInvalidState((validate.errors ?? []).map((error) => toValidationIssue(error, 'body')))
   const state = input as MockState
   const issues = findRuleIssues(state)

@@ -2,8 +2,8 @@ import { fileURLToPath } from 'node:url'
 import { parseState } from '../domain/parse-state.js'
 import type { MockState } from '../domain/mock-state.js'
 import { AppError, isAppError } from '../errors.js'
-import type { StateValidator } from '../spec/state-schema.js'
-import { readJsonFile } from '../read-json-file.js'
+import type { Validator } from '../spec/operation-table.js'
+import { readJsonFile } from '../files/read-json-file.js'
 
 /** The fixtures shipped with the kit: `fixtures/default.json` (same path from src/ and dist/). */
 export const DEFAULT_FIXTURES_PATH = fileURLToPath(new URL('../../fixtures/default.json', import.meta.url))
@@ -19,7 +19,7 @@ export const DEFAULT_FIXTURES_PATH = fileURLToPath(new URL('../../fixtures/defau
  */
 export async function readFixtureFile(
   path: string,
-  validateState: StateValidator,
+  validateState: Validator,
   /** What the file is to its user, for the messages ("state file" for `--state-file`). */
   description = 'fixture file',
 ): Promise<MockState> {

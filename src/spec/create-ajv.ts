@@ -8,6 +8,13 @@ const addFormats = formats.default
 const OPENAPI_KEYWORDS = ['example', 'discriminator', 'xml', 'externalDocs', 'x-contract']
 
 /**
+ * The options of the engine's validators, at build time and for `--spec` alike: the document's
+ * defaults fill missing parameters (`page`, `limit`). Nothing is coerced: bodies never are, and the
+ * engine reads query integers itself (decimal digits only, CONTRACT §4).
+ */
+export const VALIDATOR_OPTIONS = { useDefaults: true } as const satisfies Options
+
+/**
  * An Ajv for the document's schemas: JSON Schema 2020-12 (OpenAPI 3.1's dialect) with formats.
  * `coerceTypes` only for path and query parameters, which arrive as strings; never for bodies.
  */

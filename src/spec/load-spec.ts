@@ -2,13 +2,9 @@ import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import type { OpenAPIV3_1 } from 'openapi-types'
 import { AppError } from '../errors.js'
-import { openStartCache, type StartCache } from '../start-cache.js'
 
 /** The document shipped with the kit: `openapi/users.yaml`. */
 export const DEFAULT_SPEC_PATH = fileURLToPath(new URL('../../openapi/users.yaml', import.meta.url))
-
-/** Bumped when what loadSpec makes of a document changes, so that cached results are not reused. */
-const LOADER_VERSION = 'load-spec-1'
 
 export interface LoadedSpec {
   /** Where it was read from. */
@@ -22,28 +18,20 @@ export interface LoadedSpec {
 /**
  * Reads an OpenAPI 3.1 document (YAML or JSON), validates it against the OpenAPI schema and
  * dereferences it. A bad document is an AppError whose message says what is wrong and where.
- * The result is remembered by the document's hash (see start-cache.ts).
  *
  * @example
  * const spec = await loadSpec() // openapi/users.yaml
  */
-export async function loadSpec(
-  path: string = DEFAULT_SPEC_PATH,
-  cache: StartCache = openStartCache(),
-): Promise<LoadedSpec> {
+export async function loadSpec(path: string = DEFAULT_SPEC_PATH): Promise<LoadedSpec> {
   const text = await readText(path)
-  const inputs = [LOADER_VERSION, text]
-  const cached = await cache.read<Omit<LoadedSpec, 'path'>>('spec', inputs)
-  if (cached) return { path, ...cached }
   const document = await parseDocument(text, path)
-  // Imported here, not at the top: a cached start needs neither the validator nor the YAML parser.
+  // Imported here, not at the top: a start with the kit's own document needs neither.
   const { compileErrors, dereference, validate } = await import('@readme/openapi-parser')
   const result = await validate(structuredClone(document) as never)
   if (!result.valid) {
     throw new AppError('INTERNAL', `${path} is not a valid OpenAPI document.\n${compileErrors(result)}`)
   }
   const dereferenced = (await dereference(structuredClone(document) as never)) as OpenAPIV3_1.Document
-  await cache.write('spec', inputs, { document, dereferenced })
   return { path, document, dereferenced }
 }
 

@@ -593,6 +593,7 @@ export interface operations {
       400: components['responses']['BadRequest']
       401: components['responses']['Unauthorized']
       403: components['responses']['Forbidden']
+      413: components['responses']['PayloadTooLarge']
       429: components['responses']['TooManyRequests']
       503: components['responses']['ServiceUnavailable']
     }
@@ -616,6 +617,7 @@ export interface operations {
         }
       }
       401: components['responses']['Unauthorized']
+      413: components['responses']['PayloadTooLarge']
       429: components['responses']['TooManyRequests']
       503: components['responses']['ServiceUnavailable']
     }
@@ -678,6 +680,7 @@ export interface operations {
       401: components['responses']['Unauthorized']
       403: components['responses']['Forbidden']
       404: components['responses']['NotFound']
+      413: components['responses']['PayloadTooLarge']
       429: components['responses']['TooManyRequests']
       503: components['responses']['ServiceUnavailable']
     }

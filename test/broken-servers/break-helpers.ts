@@ -1,12 +1,43 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { User } from '../../src/domain/user.js'
 import type { UserStore } from '../../src/domain/user-store.js'
-import type { StateHolder } from '../../src/mock/state-holder.js'
+import type { EngineRequest, EngineResponse } from '../../src/engine/engine-request.js'
+import type { UsersApiMock } from '../../src/mock-instance/create-users-api-mock.js'
+import type { StateHolder } from '../../src/mock-instance/state-holder.js'
 
-/** What a broken implementation may tamper with: the app before it is ready, and its state. */
+/** What a broken implementation may tamper with: the app before it is ready, its state, its engine. */
 export interface MockInternals {
   app: FastifyInstance
   state: StateHolder
+  mock: UsersApiMock
+}
+
+/** Wraps the engine: a broken implementation that rewrites requests or answers of the users API. */
+export function wrapEngine(
+  { mock }: MockInternals,
+  wrapper: (
+    request: EngineRequest,
+    next: (request: EngineRequest) => Promise<EngineResponse>,
+  ) => Promise<EngineResponse>,
+): void {
+  const original = mock.handle
+  Object.defineProperty(mock, 'handle', {
+    value: (request: EngineRequest) => wrapper(request, original),
+    configurable: true,
+  })
+}
+
+/** A request's path, without its query. */
+export function pathOf(request: { url: string }): string {
+  return request.url.split('?')[0] ?? ''
+}
+
+/** Rewrites one query parameter of an engine request. */
+export function withQuery(request: EngineRequest, rewrite: (query: URLSearchParams) => void): EngineRequest {
+  const [path, search = ''] = request.url.split('?')
+  const query = new URLSearchParams(search)
+  rewrite(query)
+  return { ...request, url: `${path}?${query.toString()}` }
 }
 
 /** Rewrites JSON response bodies (a broken serializer, a leaky handler). */

@@ -1,6 +1,15 @@
 import { AppError } from '../../src/errors.js'
 import type { ListQuery, User, UserPatch } from '../../src/domain/user.js'
-import { asRole, findAnywhere, rewriteJson, wrapStore, type MockInternals } from './break-helpers.js'
+import {
+  asRole,
+  findAnywhere,
+  pathOf,
+  rewriteJson,
+  withQuery,
+  wrapEngine,
+  wrapStore,
+  type MockInternals,
+} from './break-helpers.js'
 
 /**
  * Deliberately broken implementations of the users API: the mock with one rule broken each. The
@@ -231,22 +240,25 @@ export const MUTANTS: Mutant[] = [
     name: 'clamps-the-limit',
     breaks: '§4 out-of-range values are a 400, never clamped',
     caughtBy: /limit|400/i,
-    apply({ app }) {
-      app.addHook('preValidation', async (request) => {
-        const query = request.query as Record<string, unknown>
-        if (Number(query.limit) > 100) query.limit = '100'
-      })
+    apply(internals) {
+      wrapEngine(internals, (request, next) =>
+        next(withQuery(request, (query) => Number(query.get('limit')) > 100 && query.set('limit', '100'))),
+      )
     },
   },
   {
     name: 'reads-roles-case-insensitively',
     breaks: '§4 enumerations are case-sensitive: role=client_viewer is a 400',
     caughtBy: /role|400/i,
-    apply({ app }) {
-      app.addHook('preValidation', async (request) => {
-        const query = request.query as Record<string, unknown>
-        if (typeof query.role === 'string') query.role = query.role.toUpperCase()
-      })
+    apply(internals) {
+      wrapEngine(internals, (request, next) =>
+        next(
+          withQuery(
+            request,
+            (query) => query.has('role') && query.set('role', String(query.get('role')).toUpperCase()),
+          ),
+        ),
+      )
     },
   },
   {
@@ -278,7 +290,7 @@ export const MUTANTS: Mutant[] = [
     caughtBy: /order|createdAt/i,
     apply({ app }) {
       rewriteJson(app, (body, request) => {
-        if (request.routeOptions.url === '/api/users' && Array.isArray(body.data)) body.data = [...body.data].reverse()
+        if (pathOf(request) === '/api/users' && Array.isArray(body.data)) body.data = [...body.data].reverse()
         return body
       })
     },
@@ -301,8 +313,7 @@ export const MUTANTS: Mutant[] = [
     caughtBy: /past the end/i,
     apply({ app }) {
       app.addHook('onSend', async (request, reply, payload) => {
-        if (request.routeOptions.url !== '/api/users' || reply.statusCode !== 200 || typeof payload !== 'string')
-          return payload
+        if (pathOf(request) !== '/api/users' || reply.statusCode !== 200 || typeof payload !== 'string') return payload
         const body = JSON.parse(payload) as { data: unknown[]; meta: { page: number } }
         if (body.data.length > 0 || body.meta.page === 1) return payload
         reply.code(404).type('application/problem+json')
@@ -338,12 +349,20 @@ export const MUTANTS: Mutant[] = [
     name: 'ignores-unknown-keys',
     breaks: '§4 an unknown key in a PATCH body is a 400',
     caughtBy: /unknown key|400/i,
-    apply({ app }) {
-      app.addHook('preValidation', async (request) => {
-        const body = request.body as Record<string, unknown> | undefined
-        if (request.method === 'PATCH' && body && typeof body === 'object' && !Array.isArray(body)) {
-          for (const key of Object.keys(body)) if (!['name', 'role', 'status'].includes(key)) delete body[key]
+    apply(internals) {
+      wrapEngine(internals, (request, next) => {
+        if (request.method !== 'PATCH' || request.body === undefined) return next(request)
+        let body: unknown
+        try {
+          body = JSON.parse(new TextDecoder().decode(request.body))
+        } catch {
+          return next(request)
         }
+        if (!body || typeof body !== 'object' || Array.isArray(body)) return next(request)
+        const known = Object.fromEntries(
+          Object.entries(body).filter(([key]) => ['name', 'role', 'status'].includes(key)),
+        )
+        return next({ ...request, body: new TextEncoder().encode(JSON.stringify(known)) })
       })
     },
   },

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { RESPONSE_CHECKS } from '../../contract-tests/checks/index.js'
 import { ContractClient, type SendOptions } from '../../src/contract/contract-client.js'
 import { loadSpec } from '../../src/spec/load-spec.js'
-import { startMock, type RunningMock } from '../../src/start-mock.js'
+import { startMock, type RunningMock } from '../../src/server/start-mock.js'
 
 // The checks must not cry wolf: the mock keeps the contract, so none of them may fire on its answers.
 

@@ -18,7 +18,7 @@ describe('status-is-documented on an operation of the document', () => {
 
   test('a status the operation does not document fails, naming the operation and what it documents', () => {
     const message = verify({ path: '/api/users/me', status: 404 })
-    expect(message).toBe('Received: 404 from getCurrentUser\nDocumented: 200, 401, 429, 503')
+    expect(message).toBe('Received: 404 from getCurrentUser\nDocumented: 200, 401, 413, 429, 503')
   })
 
   test('a 200 to a DELETE that documents 204 fails', () => {

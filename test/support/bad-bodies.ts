@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { BODY_LIMIT } from '../../src/mock/body-parsing.js'
+import { BODY_LIMIT } from '../../src/spec/contract-limits.js'
 import { invalidUtf8, longOddString, oddString } from './odd-strings.js'
 
 /** A body as bytes, and the Content-Type it is sent with (none when undefined). */
@@ -188,15 +188,16 @@ export const sentBody: fc.Arbitrary<SentBody> = fc.record({
 
 /**
  * What CONTRACT §3 and §4 answer a PATCH body from an active caller, before existence and
- * permission are looked at: 413 over 16 KiB, 415 unless sent as JSON, 400 unless it is JSON the
+ * permission are looked at: 413 over 16 KiB, 415 unless sent as JSON, 400 unless it is UTF-8 JSON the
  * document's schema accepts (a leading BOM may be ignored, RFC 8259 §8.1), else undefined.
  */
 export function refusalOfBody(body: SentBody, acceptsPatch: (value: unknown) => boolean): number | undefined {
   if (body.bytes.length > BODY_LIMIT) return 413
   const mediaType = body.contentType?.split(';')[0]?.trim().toLowerCase()
   if (mediaType !== 'application/json') return 415
-  const text = body.bytes.toString('utf8').replace(/^\uFEFF/, '')
   try {
+    // CONTRACT §4: bytes that are not UTF-8 are a 400.
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(body.bytes).replace(/^\uFEFF/, '')
     return acceptsPatch(JSON.parse(text)) ? undefined : 400
   } catch {
     return 400

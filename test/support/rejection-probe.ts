@@ -1,6 +1,6 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js'
 import fc from 'fast-check'
-import type { RunningMock } from '../../src/start-mock.js'
+import type { RunningMock } from '../../src/server/start-mock.js'
 import { createAjv } from '../../src/spec/create-ajv.js'
 import { loadSpec } from '../../src/spec/load-spec.js'
 import type { ApiExchange } from './api-exchange.js'

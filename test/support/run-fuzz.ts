@@ -2,7 +2,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { execa } from 'execa'
-import type { MockTarget } from '../../src/mock/create-target.js'
+import type { MockTarget } from '../../src/mock-instance/create-target.js'
 
 export interface CliRun {
   exitCode: number

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import { AppError } from './errors.js'
+import { AppError } from '../errors.js'
 
 /**
  * Reads and parses a JSON file that a person wrote. A missing file or bad JSON is an AppError whose

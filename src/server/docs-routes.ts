@@ -7,13 +7,13 @@ const PASSED_HEADERS = ['content-type', 'cache-control', 'etag', 'last-modified'
 /**
  * The document at /openapi.json and /openapi.yaml (@fastify/swagger, static mode) and an interactive
  * reference at /docs (@fastify/swagger-ui). They live in a Fastify app of their own, built on the first
- * request for them: the plugins, the YAML library and the static file server were a fifth of the
- * mock's cold start, and most runs of the mock (tests, CI) never open the docs.
+ * request for them, the document too: the plugins, the YAML library and the static file server were a
+ * fifth of the mock's cold start, and most runs of the mock (tests, CI) never open the docs.
  */
-export function registerDocsRoutes(app: FastifyInstance, document: OpenAPIV3_1.Document): void {
+export function registerDocsRoutes(app: FastifyInstance, loadDocument: () => Promise<OpenAPIV3_1.Document>): void {
   let docsApp: Promise<FastifyInstance> | undefined
   const passOn = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
-    docsApp ??= buildDocsApp(document)
+    docsApp ??= loadDocument().then(buildDocsApp)
     const response = await (
       await docsApp
     ).inject({

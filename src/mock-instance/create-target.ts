@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto'
 import type { Role, User } from '../domain/user.js'
 import type { UserStore } from '../domain/user-store.js'
 import { AppError } from '../errors.js'
@@ -60,5 +59,6 @@ function addDisposableUser(store: UserStore, organizationId: string, now: Date):
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567'
 
 function randomBase32(length: number): string {
-  return [...randomBytes(length)].map((byte) => BASE32[byte % 32]).join('')
+  // The Web Crypto API: the mock instance runs in browsers and workers as well as Node.
+  return [...crypto.getRandomValues(new Uint8Array(length))].map((byte) => BASE32[byte % 32]).join('')
 }

@@ -1,8 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
-import type { MockState } from '../domain/mock-state.js'
 import { AppError } from '../errors.js'
-import { trimWhitespace } from './authenticate.js'
+import { readBearerToken } from '../engine/bearer-token.js'
 
 /**
  * The guard of the control routes when the mock has a control token (`--control-token`): they can
@@ -13,8 +12,8 @@ export function createControlTokenGuard(controlToken: string): (request: Fastify
   // Digests compare in constant time whatever the lengths: the answer tells nothing of the token.
   const expected = digest(controlToken)
   return async (request) => {
-    const header = request.headers.authorization
-    const token = /^Bearer[ ]+(.+)$/i.exec(trimWhitespace(header ?? ''))?.[1]
+    const credentials = readBearerToken(request.headers.authorization)
+    const token = credentials.kind === 'token' ? credentials.token : undefined
     if (token !== undefined && timingSafeEqual(digest(token), expected)) return
     throw new AppError(
       'UNAUTHENTICATED',
@@ -28,18 +27,4 @@ export function createControlTokenGuard(controlToken: string): (request: Fastify
 
 function digest(value: string): Buffer {
   return createHash('sha256').update(value).digest()
-}
-
-/**
- * A user whose token is the control token would open the control routes, and the control token would
- * open the users API: refused in the seed, a state file and `PUT /__mock/state` alike.
- */
-export function assertNoUserHasControlToken(state: MockState, controlToken: string | undefined): void {
-  if (controlToken === undefined) return
-  const index = state.users.findIndex((user) => user.token === controlToken)
-  if (index === -1) return
-  const message = 'is the control token of this mock; give the user another token'
-  throw new AppError('VALIDATION_FAILED', `Invalid state at /users/${index}/token: ${message}`, {
-    errors: [{ in: 'body', path: `/users/${index}/token`, message }],
-  })
 }

@@ -2,8 +2,8 @@ import { setTimeout } from 'node:timers/promises'
 import type { FastifyInstance } from 'fastify'
 import type { UserStore } from '../domain/user-store.js'
 import { AppError } from '../errors.js'
-import { removeLeftoverTemporaryFiles, writeFileAtomically } from '../write-file-atomically.js'
-import type { StateHolder } from './state-holder.js'
+import { removeLeftoverTemporaryFiles, writeFileAtomically } from '../files/write-file-atomically.js'
+import type { StateHolder } from '../mock-instance/state-holder.js'
 
 /**
  * Serializing is synchronous: ~1 s for 100,000 users. Resting three times as long between writes keeps

@@ -1,58 +1,54 @@
-import { setTimeout as sleep } from 'node:timers/promises'
-import type { FastifyRequest } from 'fastify'
 import { AppError, type ErrorDetails } from '../errors.js'
 import { codeForStatus } from './problems.js'
 
 /** Conditions a frontend developer asks for, to test loading and error states. */
 export interface SimulatedConditions {
   /** `--latency MIN-MAX`: every API call waits a random time in this range (ms). */
-  latency?: { min: number; max: number }
+  latency?: { min: number; max: number } | undefined
   /** `--fail-rate P`: this fraction of API calls answers 503. */
-  failRate?: number
-  random?: () => number
+  failRate?: number | undefined
+  random?: (() => number) | undefined
 }
 
 /** The longest `Prefer: delay=` honoured, so a typo cannot hang a client for hours. */
 export const MAX_DELAY_MS = 60_000
 
 /** `Prefer: code=404, delay=300` (RFC 7240; Prism's vocabulary). */
-export function parsePrefer(header: string | string[] | undefined): { code?: number; delay?: number } {
+export function parsePrefer(header: string | undefined): { code?: number; delay?: number } {
   const preferences: { code?: number; delay?: number } = {}
-  const text = Array.isArray(header) ? header.join(',') : (header ?? '')
-  for (const part of text.split(/[,;]/)) {
+  for (const part of (header ?? '').split(/[,;]/)) {
     const match = /^\s*(code|delay)\s*=\s*"?(\d{1,6})"?\s*$/i.exec(part)
     if (match?.[1] && match[2]) preferences[match[1].toLowerCase() as 'code' | 'delay'] = Number(match[2])
   }
   return preferences
 }
 
-/** Waits as `Prefer: delay` and `--latency` ask, before anything else happens to the request. */
-export async function delayAsAsked(request: FastifyRequest, conditions: SimulatedConditions): Promise<void> {
-  if (request.headers.prefer === undefined && !conditions.latency) return
-  const { delay } = parsePrefer(request.headers.prefer)
+/** Waits as `Prefer: delay` and `--latency` ask: only for an authenticated caller (CONTRACT §3 order). */
+export async function delayAsAsked(prefer: string | undefined, conditions: SimulatedConditions): Promise<void> {
+  if (prefer === undefined && !conditions.latency) return
+  const { delay } = parsePrefer(prefer)
   const random = conditions.random ?? Math.random
   const latency = conditions.latency
   const wait = delay ?? (latency ? latency.min + random() * (latency.max - latency.min) : 0)
-  if (wait > 0) await sleep(Math.min(wait, MAX_DELAY_MS))
+  // The global timer: the engine runs in browsers and workers as well as Node.
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(wait, MAX_DELAY_MS)))
 }
 
-/** After authentication: `--fail-rate` and `Prefer: code=NNN` answer an error instead of the operation. */
-export function failAsAsked(request: FastifyRequest, conditions: SimulatedConditions, documented: number[]): void {
+/** After routing: `--fail-rate` and `Prefer: code=NNN` answer an error instead of the operation. */
+export function failAsAsked(prefer: string | undefined, conditions: SimulatedConditions, documented: number[]): void {
   const random = conditions.random ?? Math.random
   if (conditions.failRate && random() < conditions.failRate) {
     throw new AppError('SERVICE_UNAVAILABLE', 'Simulated failure (--fail-rate). Try again shortly.', { retryAfter: 1 })
   }
-  if (request.headers.prefer === undefined) return
-  const { code } = parsePrefer(request.headers.prefer)
+  if (prefer === undefined) return
+  const { code } = parsePrefer(prefer)
   if (code === undefined) return
   const errorCode = documented.includes(code) ? codeForStatus(code) : undefined
   if (!errorCode) {
     throw new AppError(
       'VALIDATION_FAILED',
       `Prefer: code=${code} is not a documented error of this operation (documented: ${documented.join(', ') || 'none'}).`,
-      {
-        errors: [{ in: 'header', path: '/prefer', message: `code must be one of ${documented.join(', ')}` }],
-      },
+      { errors: [{ in: 'header', path: '/prefer', message: `code must be one of ${documented.join(', ')}` }] },
     )
   }
   throw new AppError(

@@ -1,0 +1,100 @@
+import type { UserStore } from '../domain/user-store.js'
+import { AppError } from '../errors.js'
+import type { RoutedOperation } from '../spec/operation-table.js'
+import { authenticate } from './authenticate.js'
+import type { EngineRequest, EngineResponse } from './engine-request.js'
+import { OPERATION_HANDLERS, type OperationHandler } from './operation-handlers.js'
+import { toAppError, toProblemResponse } from './problems.js'
+import { assertBodySize, readJsonBody } from './read-json-body.js'
+import { createRouter, decodeSegments, type RouteMatch } from './route-request.js'
+import { delayAsAsked, failAsAsked, type SimulatedConditions } from './simulated-conditions.js'
+import { validateRequest } from './validate-request.js'
+
+export interface EngineOptions {
+  /** The document's operations with their validators (DEFAULT_OPERATIONS, or compileOperations). */
+  operations: RoutedOperation[]
+  /** The current store: read at every request, so that a reset or an import takes effect at once. */
+  store: () => UserStore
+  conditions?: SimulatedConditions
+  /** Told of every unexpected error (a 500), whose cause is never sent. */
+  onUnexpectedError?: (error: unknown) => void
+}
+
+/** The users API, transport-free: a request in, a response out. */
+export type Engine = (request: EngineRequest) => Promise<EngineResponse>
+
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
+
+/**
+ * The users API's rules in one function, in CONTRACT §3's order of checks. It imports no Fastify, no
+ * MSW and no `node:` module: the Fastify server, the fetch handler and MSW all call it.
+ *
+ * @example
+ * const engine = createEngine({ operations: DEFAULT_OPERATIONS, store: () => store })
+ * const response = await engine({ method: 'GET', url: '/api/users/me', headers: { authorization: 'Bearer owner-token' } })
+ */
+export function createEngine(options: EngineOptions): Engine {
+  const handlers = findHandlers(options.operations)
+  const route = createRouter(options.operations)
+  const conditions = options.conditions ?? {}
+
+  return async function handleRequest(request) {
+    try {
+      const { path, searchParams } = splitTarget(request.url)
+      const segments = decodeSegments(path)
+      assertUnderApi(request.method, path, segments) //                    404 outside the users API
+      const store = options.store()
+      const caller = authenticate(request.headers['authorization'], store) // 401
+      await delayAsAsked(request.headers['prefer'], conditions) //         Prefer: delay, --latency
+      const match: RouteMatch = route(request.method, segments) //        404, 405 with Allow
+      failAsAsked(request.headers['prefer'], conditions, match.operation.errorStatuses) // Prefer: code, --fail-rate
+      assertBodySize(request.body) //                                      413
+      const body = match.operation.jsonBody ? readJsonBody(request.headers, request.body) : undefined // 415, 400
+      const valid = validateRequest(match, searchParams, body) //          400
+      const handler = handlers.get(match.operation.operationId) as OperationHandler
+      const result = handler({ ...valid, store, caller }) //               404, 403, 409 (the domain), then the change
+      return answer(request.method, result.status, result.body)
+    } catch (error) {
+      const appError = toAppError(error)
+      if (appError.code === 'INTERNAL') options.onUnexpectedError?.(appError.details.cause ?? error)
+      const response = toProblemResponse(appError)
+      return request.method === 'HEAD' ? { ...response, body: undefined } : response
+    }
+  }
+}
+
+/** Every operation with a documented success has a handler, or the mock does not start. */
+function findHandlers(operations: RoutedOperation[]): Map<string, OperationHandler> {
+  const handlers = new Map<string, OperationHandler>()
+  const missing: string[] = []
+  for (const operation of operations.filter((candidate) => candidate.succeeds)) {
+    const handler = OPERATION_HANDLERS[operation.operationId]
+    if (handler) handlers.set(operation.operationId, handler)
+    else missing.push(operation.operationId)
+  }
+  if (missing.length > 0) throw new Error(`No handler for operation(s) ${missing.join(', ')} of the document.`)
+  return handlers
+}
+
+/** `/api/users?page=2`, or an absolute URL: the path as sent and the query. */
+function splitTarget(url: string): { path: string; searchParams: URLSearchParams } {
+  const target = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '')
+  const queryStart = target.indexOf('?')
+  const path = queryStart === -1 ? target : target.slice(0, queryStart)
+  const query = queryStart === -1 ? '' : target.slice(queryStart + 1).split('#')[0]
+  return { path: path.startsWith('/') ? path : `/${path}`, searchParams: new URLSearchParams(query) }
+}
+
+/** Only `/api` and what lies under it is the users API; decoded, so that `/%61pi/…` is too. */
+function assertUnderApi(method: string, path: string, segments: ReturnType<typeof decodeSegments>): void {
+  if (segments[0] === 'api') return
+  throw new AppError(
+    'NOT_FOUND',
+    `No route ${method} ${path}. The users API lives under /api; its reference is at /docs.`,
+  )
+}
+
+function answer(method: string, status: number, body: string | undefined): EngineResponse {
+  if (body === undefined) return { status, headers: {} }
+  return { status, headers: { 'content-type': JSON_CONTENT_TYPE }, body: method === 'HEAD' ? undefined : body }
+}

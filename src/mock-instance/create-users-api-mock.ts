@@ -1,0 +1,108 @@
+import type { MockState } from '../domain/mock-state.js'
+import { parseState } from '../domain/parse-state.js'
+import { createEngine, type Engine } from '../engine/handle-request.js'
+import type { SimulatedConditions } from '../engine/simulated-conditions.js'
+import { DEFAULT_SEED_OPTIONS } from '../seed/default-seed-options.js'
+import { DEFAULT_FIXTURES, DEFAULT_STATE } from '../seed/generated/default-state.js'
+import { DEFAULT_OPERATIONS, validateDefaultState } from '../spec/default-operations.js'
+import type { RoutedOperation, Validator } from '../spec/operation-table.js'
+import { createTarget, type MockTarget } from './create-target.js'
+import { assertNoUserHasToken } from './reserved-token.js'
+import { StateHolder } from './state-holder.js'
+import { listTokens, type TokenListing } from './token-listing.js'
+
+export interface UsersApiMockOptions extends SimulatedConditions {
+  /** Faker's seed: the same seed gives byte-identical data (default 1). */
+  seed?: number
+  /** Faker users added to each organization (default 50). */
+  users?: number
+  /** The named users and organizations faker's users join (default: the kit's fixtures/default.json). */
+  fixtures?: MockState
+  /** The operations and state validator of another document (`compileOperations`); default the kit's. */
+  spec?: { operations: RoutedOperation[]; validateState: Validator }
+  /** A token no user may hold (the server's control token). */
+  reservedToken?: string
+  now?: () => Date
+  /** Told of every unexpected error (a 500), whose cause is never sent. */
+  onUnexpectedError?: (error: unknown) => void
+}
+
+/** One mock of the users API: its state, its engine, and the control operations, whatever the transport. */
+export interface UsersApiMock {
+  /** Answers one request of the users API (what every transport calls). */
+  handle: Engine
+  /** The current state and the state `reset()` returns to. */
+  readonly state: StateHolder
+  /** The state the mock was seeded with. */
+  readonly seed: MockState
+  /** Back to the seed (or to the baseline `markBaseline()` set). */
+  reset(): void
+  /** The whole state in the fixture format, tokens included. */
+  exportState(): MockState
+  /** Validates a whole state (fixture format) and replaces the current one; a bad one changes nothing. */
+  replaceState(input: unknown): { organizations: number; users: number }
+  /** Every token with its user, role and organization. */
+  tokens(): TokenListing[]
+  /** A contract-suite target: actors of each role and `disposable` fresh users the suite may change. */
+  createTarget(baseUrl: string, disposable?: number): MockTarget
+  /** Validates a state (fixture format) without applying it. */
+  parseState(input: unknown): MockState
+}
+
+/**
+ * Creates a mock of the users API, not bound to any transport: the Fastify server, the fetch handler and
+ * the MSW handlers are built on it. With the default seed nothing is generated: the state was made at
+ * build time; another seed or user count loads faker.
+ *
+ * @example
+ * const mock = await createUsersApiMock({ users: 10 })
+ * const response = await mock.handle({ method: 'GET', url: '/api/users/me', headers: { authorization: 'Bearer owner-token' } })
+ * mock.reset()
+ */
+export async function createUsersApiMock(options: UsersApiMockOptions = {}): Promise<UsersApiMock> {
+  const operations = options.spec?.operations ?? DEFAULT_OPERATIONS
+  const validateState = options.spec?.validateState ?? validateDefaultState
+  const parse = (input: unknown): MockState => parseState(input, validateState)
+  const seed = await seedState(options, parse)
+  assertNoUserHasToken(seed, options.reservedToken)
+  const state = new StateHolder(seed, options.now)
+  const handle = createEngine({
+    operations,
+    store: () => state.store,
+    conditions: options,
+    ...(options.onUnexpectedError ? { onUnexpectedError: options.onUnexpectedError } : {}),
+  })
+  return {
+    handle,
+    state,
+    seed,
+    reset: () => state.reset(),
+    exportState: () => state.store.exportState(),
+    replaceState(input) {
+      // Validated whole before anything changes: a bad document keeps the old state.
+      const replacement = parse(input)
+      assertNoUserHasToken(replacement, options.reservedToken)
+      state.replace(replacement)
+      return { organizations: replacement.organizations.length, users: replacement.users.length }
+    },
+    tokens: () => listTokens(state.store),
+    createTarget: (baseUrl, disposable = 6) => createTarget(state.store, baseUrl, disposable),
+    parseState: parse,
+  }
+}
+
+/** The fixtures plus faker's users; the default seed's state was generated at build time. */
+async function seedState(options: UsersApiMockOptions, parse: (input: unknown) => MockState): Promise<MockState> {
+  const seed = options.seed ?? DEFAULT_SEED_OPTIONS.seed
+  const usersPerOrganization = options.users ?? DEFAULT_SEED_OPTIONS.usersPerOrganization
+  const isDefault =
+    options.fixtures === undefined &&
+    seed === DEFAULT_SEED_OPTIONS.seed &&
+    usersPerOrganization === DEFAULT_SEED_OPTIONS.usersPerOrganization &&
+    options.spec === undefined
+  if (isDefault) return DEFAULT_STATE
+  const fixtures = parse(options.fixtures ?? DEFAULT_FIXTURES)
+  // Loaded only here: faker is most of a bundle, and the default seed never needs it.
+  const { generateState } = await import('../seed/generate-state.js')
+  return generateState({ fixtures, seed, usersPerOrganization })
+}

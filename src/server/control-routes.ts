@@ -1,0 +1,79 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { AppError } from '../errors.js'
+import type { UsersApiMock } from '../mock-instance/create-users-api-mock.js'
+import { isJsonMediaType } from '../spec/contract-limits.js'
+import { createControlOriginGuard } from './control-origin.js'
+import { createControlTokenGuard } from './control-token.js'
+
+/** A state of 100,000 users is about 30 MB of JSON. */
+const STATE_BODY_LIMIT = 256 * 1024 * 1024
+
+export interface ControlRouteOptions {
+  mock: UsersApiMock
+  /** When set, every control route requires `Authorization: Bearer <controlToken>`. */
+  controlToken?: string | undefined
+  /** The mock's CORS setting: origins it lists may call the control routes from a browser. */
+  cors?: boolean | string[] | undefined
+}
+
+/**
+ * The mock's own routes under /__mock/ (CONTRACT §7: not part of the users API), over the mock
+ * instance's control operations: find tokens, build a contract-suite target, save, load and reset the
+ * state. A Fastify plugin: its JSON parser is its own, the users API's bodies stay the engine's.
+ */
+export async function registerControlRoutes(app: FastifyInstance, options: ControlRouteOptions): Promise<void> {
+  const { mock, controlToken, cors } = options
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', bodyLimit: STATE_BODY_LIMIT },
+    (_request, body, done) => {
+      try {
+        done(null, JSON.parse(body as string))
+      } catch (error) {
+        done(error as Error, undefined)
+      }
+    },
+  )
+  const onRequest = [
+    createControlOriginGuard(cors),
+    ...(controlToken === undefined ? [] : [createControlTokenGuard(controlToken)]),
+  ]
+  app.get('/__mock/tokens', { onRequest }, async () => ({ data: mock.tokens() }))
+
+  app.get('/__mock/target', { onRequest }, async (request) =>
+    mock.createTarget(`${request.protocol}://${request.host}`, disposableCount(request)),
+  )
+
+  app.post('/__mock/reset', { onRequest }, async () => {
+    mock.reset()
+    return summary(mock)
+  })
+
+  app.get('/__mock/state', { onRequest }, async () => mock.exportState())
+
+  app.put('/__mock/state', { onRequest, bodyLimit: STATE_BODY_LIMIT }, async (request) => {
+    if (!isJsonMediaType(request.headers['content-type'])) {
+      throw new AppError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        'Send the state as JSON, with the header Content-Type: application/json.',
+      )
+    }
+    return mock.replaceState(request.body)
+  })
+}
+
+function disposableCount(request: FastifyRequest): number {
+  const raw = (request.query as { disposable?: string }).disposable ?? '6'
+  const count = Number(raw)
+  if (!/^\d+$/.test(raw) || count < 0 || count > 100) {
+    throw new AppError('VALIDATION_FAILED', 'disposable must be an integer from 0 to 100.', {
+      errors: [{ in: 'query', path: '/disposable', message: 'must be an integer from 0 to 100' }],
+    })
+  }
+  return count
+}
+
+function summary(mock: UsersApiMock): { organizations: number; users: number } {
+  const exported = mock.exportState()
+  return { organizations: exported.organizations.length, users: exported.users.length }
+}

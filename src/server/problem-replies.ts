@@ -1,0 +1,49 @@
+import type { Socket } from 'node:net'
+import type { ConnectionError, FastifyReply, FastifyRequest } from 'fastify'
+import { AppError } from '../errors.js'
+import { toProblem, toProblemResponse } from '../engine/problems.js'
+import { toAppError } from './to-app-error.js'
+
+/**
+ * Sends an error of the server's own routes (the control routes, Fastify's errors) as problem+json,
+ * through the engine's one mapping from code to status and headers.
+ */
+export function sendProblem(request: FastifyRequest, reply: FastifyReply, thrown: unknown): FastifyReply {
+  const error = toAppError(thrown)
+  if (error.code === 'INTERNAL') request.log.error({ err: error.details.cause ?? error }, error.message)
+  const response = toProblemResponse(error)
+  return reply.code(response.status).headers(response.headers).send(response.body)
+}
+
+/**
+ * Fastify's `clientErrorHandler`. A request node's HTTP parser refuses (a byte over 0x7F in the
+ * request line, headers over 16 KiB, a malformed header) never reaches Fastify's error handler, and
+ * Fastify's default answer is plain JSON (431 for big headers): this one is a CONTRACT §5 problem,
+ * a 400, and the connection is closed as node and Fastify close it.
+ *
+ * @example
+ * Fastify({ clientErrorHandler: replyToClientError })
+ */
+export function replyToClientError(error: ConnectionError, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return
+  const message =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? 'the request line and headers are over 16 KiB'
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? 'the request did not arrive whole in time (is Content-Length larger than the body sent?)'
+        : `the request is not valid HTTP/1.1 (${error.code})`
+  const where = /URL/.test(error.code) ? 'path' : /CHUNK|BODY/.test(error.code) ? 'body' : 'header'
+  const problem = toProblem(
+    new AppError('VALIDATION_FAILED', `The request is invalid: ${message}.`, {
+      errors: [{ in: where, path: '', message }],
+    }),
+  )
+  const body = JSON.stringify(problem)
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 400 Bad Request\r\nContent-Type: application/problem+json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    )
+  }
+  socket.destroy(error)
+}
