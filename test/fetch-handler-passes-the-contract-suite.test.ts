@@ -1,0 +1,78 @@
+import { describe, expect, test } from 'vitest'
+import { createFetchHandler } from '../src/fetch/create-fetch-handler.js'
+import { createUsersApiMock } from '../src/mock-instance/create-users-api-mock.js'
+import { startMock } from '../src/server/start-mock.js'
+import { buildCliOnce } from './support/cli-mock-process.js'
+import { runVerify, type VerifyRun } from './support/run-verify.js'
+import { serveFetchHandler } from './support/serve-fetch-handler.js'
+
+// One engine, two transports: the fetch handler passes the whole contract suite, the same checks as the
+// Fastify server. Both `users-api-kit verify` runs start at once and run side by side.
+
+/** A verify process of its own, beside the other one (~5 s alone, more beside other test files). */
+const SUITE_RUN_MS = 120_000
+
+/** The disposable users the suite shares out (contract-tests/support/suite.ts, DISPOSABLE_SLOTS): 6. */
+const DISPOSABLE = 6
+
+/** Runs once, however many tests await it. */
+function once<T>(run: () => Promise<T>): () => Promise<T> {
+  let result: Promise<T> | undefined
+  return () => (result ??= run())
+}
+
+const againstFastify = once(async (): Promise<VerifyRun> => {
+  await buildCliOnce()
+  const mock = await startMock({ disposable: DISPOSABLE })
+  try {
+    return await runVerify(mock.target)
+  } finally {
+    await mock.close()
+  }
+})
+
+const againstFetchHandler = once(async (): Promise<VerifyRun> => {
+  await buildCliOnce()
+  const mock = await createUsersApiMock()
+  const server = await serveFetchHandler(createFetchHandler({ mock }))
+  try {
+    return await runVerify(mock.createTarget(server.url, DISPOSABLE))
+  } finally {
+    await server.close()
+  }
+})
+
+/** How many checks the run counted, whatever became of them. */
+const checksOf = (run: VerifyRun): number => run.passed + run.failed + run.skipped
+
+describe.concurrent('the contract suite, through both transports of one engine', () => {
+  test(
+    'the Fastify server (startMock): exit code 0, every check passed',
+    async () => {
+      const run = await againstFastify()
+      expect(run.failures, run.output).toEqual([])
+      expect(run.exitCode, run.output).toBe(0)
+      expect(run.failed).toBe(0)
+      expect(run.skipped, run.output).toBe(0)
+      expect(run.passed).toBeGreaterThan(100)
+    },
+    SUITE_RUN_MS,
+  )
+
+  test(
+    'the fetch handler behind node:http: exit code 0, every check passed, as many checks as the Fastify server',
+    async () => {
+      const [run, fastify] = await Promise.all([againstFetchHandler(), againstFastify()])
+      expect(run.failures, run.output).toEqual([])
+      expect(run.exitCode, run.output).toBe(0)
+      expect(run.failed).toBe(0)
+      expect(run.skipped, run.output).toBe(0)
+      expect(run.passed).toBeGreaterThan(100)
+      expect(checksOf(run), 'the checks run against the fetch handler and against the Fastify server').toBe(
+        checksOf(fastify),
+      )
+      expect(run.passed).toBe(fastify.passed)
+    },
+    SUITE_RUN_MS,
+  )
+})
