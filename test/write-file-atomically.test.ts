@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, readFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -42,6 +42,19 @@ describe('writeFileAtomically', () => {
     await expect(writeFileAtomically(occupied, 'new')).rejects.toThrow()
     expect(await readFile(join(directory, 'state.json'), 'utf8')).toBe('old')
     expect((await readdir(directory)).sort()).toEqual(['occupied', 'state.json'])
+  })
+
+  test('links planted where a temporary file could be named receive nothing (names are random, opened exclusively)', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'atomic-link-'))
+    const victim = join(directory, 'victim.txt')
+    await writeFile(victim, 'untouched')
+    // The names an attacker could guess before: pid and a counter.
+    for (let sequence = 1; sequence <= 20; sequence++) {
+      await symlink(victim, join(directory, `.state.json.${process.pid}.${sequence}.tmp`))
+    }
+    for (let write = 0; write < 20; write++) await writeFileAtomically(join(directory, 'state.json'), `secret ${write}`)
+    expect(await readFile(victim, 'utf8')).toBe('untouched')
+    expect(await readFile(join(directory, 'state.json'), 'utf8')).toBe('secret 19')
   })
 
   test('SIGKILL at random moments of a stream of writes: the file is always one whole version', async () => {

@@ -1,7 +1,6 @@
+import { randomBytes } from 'node:crypto'
 import { open, readdir, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
-
-let sequence = 0
 
 /**
  * Replaces `path` with `text` so that a reader, or a process killed at any moment, sees the old
@@ -12,9 +11,11 @@ let sequence = 0
  * await writeFileAtomically('state.json', JSON.stringify(state))
  */
 export async function writeFileAtomically(path: string, text: string): Promise<void> {
-  const temporary = join(dirname(path), `${temporaryPrefix(path)}${process.pid}.${++sequence}.tmp`)
+  const temporary = temporaryPath(path)
+  let created = false
   try {
-    const file = await open(temporary, 'w', 0o600)
+    const file = await createExclusively(temporary)
+    created = true
     try {
       await file.writeFile(text)
       await file.sync()
@@ -23,10 +24,33 @@ export async function writeFileAtomically(path: string, text: string): Promise<v
     }
     await rename(temporary, path)
   } catch (error) {
-    await unlink(temporary).catch(() => undefined)
+    if (created) await unlink(temporary).catch(() => undefined)
     throw error
   }
   await syncDirectory(dirname(path))
+}
+
+/**
+ * Fails with the reason when `path` cannot be written atomically (a missing or read-only directory): a
+ * temporary file is created beside it and removed. The file itself is left as it is.
+ */
+export async function assertWritable(path: string): Promise<void> {
+  const temporary = temporaryPath(path)
+  const file = await createExclusively(temporary)
+  await file.close()
+  await unlink(temporary)
+}
+
+/**
+ * An unpredictable name, opened with O_CREAT|O_EXCL: a file or a symbolic link planted at that name
+ * makes the open fail instead of receiving the state (tokens included).
+ */
+function temporaryPath(path: string): string {
+  return join(dirname(path), `${temporaryPrefix(path)}${randomBytes(12).toString('hex')}.tmp`)
+}
+
+function createExclusively(path: string) {
+  return open(path, 'wx', 0o600)
 }
 
 /** Temporary files that a killed writer left beside `path`; never the file itself. */

@@ -2,7 +2,7 @@ import { setTimeout } from 'node:timers/promises'
 import type { FastifyInstance } from 'fastify'
 import type { UserStore } from '../domain/user-store.js'
 import { AppError } from '../errors.js'
-import { removeLeftoverTemporaryFiles, writeFileAtomically } from '../files/write-file-atomically.js'
+import { assertWritable, removeLeftoverTemporaryFiles, writeFileAtomically } from '../files/write-file-atomically.js'
 import type { StateHolder } from '../mock-instance/state-holder.js'
 
 /**
@@ -95,11 +95,13 @@ export class StateFile {
 
 /**
  * Writes the state file after each request that changed the state, and once more when the app closes.
- * A new file is written at once, so that a path the mock cannot write stops the start, not a later PATCH.
+ * A path the mock cannot write stops the start, not a later PATCH: a new file is written at once, and
+ * beside a file that was loaded a temporary file is created and removed (a read-only directory).
  */
 export async function attachStateFile(app: FastifyInstance, stateFile: StateFile): Promise<void> {
   await removeLeftoverTemporaryFiles(stateFile.path)
   try {
+    await assertWritable(stateFile.path)
     await stateFile.flush()
   } catch (error) {
     throw new AppError('VALIDATION_FAILED', `Cannot write the state file ${stateFile.path}: ${describe(error)}.`)
