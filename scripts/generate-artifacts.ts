@@ -3,7 +3,7 @@
  * that nothing is compiled or cached when the mock starts:
  *
  * - src/spec/generated/validators.ts: Ajv standalone validators of every operation's query, path
- *   parameters and body, and of the state format;
+ *   parameters and body; src/spec/generated/state-validator.ts: the state format's;
  * - src/spec/generated/operation-entries.ts: the operation table (routes, parameters, statuses);
  * - src/seed/generated/default-state.ts: the default seed's state (the fixtures and faker's users).
  *
@@ -18,9 +18,10 @@ import standaloneCode from 'ajv/dist/standalone/index.js'
 import { parseState } from '../src/domain/parse-state.js'
 import { generateState } from '../src/seed/generate-state.js'
 import { DEFAULT_SEED_OPTIONS } from '../src/seed/default-seed-options.js'
-import { createAjv, VALIDATOR_OPTIONS } from '../src/spec/create-ajv.js'
+import type { Options } from 'ajv/dist/2020.js'
+import { createAjv, STATE_VALIDATOR_OPTIONS, VALIDATOR_OPTIONS } from '../src/spec/create-ajv.js'
 import { loadSpec } from '../src/spec/load-spec.js'
-import { describeOperations } from '../src/spec/operation-table.js'
+import { describeOperations, type JsonSchema } from '../src/spec/operation-table.js'
 import { buildStateSchema } from '../src/spec/state-schema.js'
 
 const at = (path: string): string => fileURLToPath(new URL(`../${path}`, import.meta.url))
@@ -33,23 +34,22 @@ export async function renderArtifacts(): Promise<Array<{ path: string; content: 
   const { dereferenced } = await loadSpec()
   const { operations, schemas } = describeOperations(dereferenced)
   const stateSchema = buildStateSchema(dereferenced)
-  const ajv = createAjv({ ...VALIDATOR_OPTIONS, code: { source: true, esm: true } })
-  const exports: Record<string, string> = {}
-  for (const [name, schema] of Object.entries({ ...schemas, mockState: stateSchema })) {
-    ajv.addSchema(schema, name)
-    exports[name] = name
-  }
-  const validators = toEsmImports(standaloneCode.default(ajv, exports))
+  const validators = compileStandalone(schemas, VALIDATOR_OPTIONS)
+  const stateValidator = compileStandalone({ validateState: stateSchema }, STATE_VALIDATOR_OPTIONS)
 
   const fixtures = parseState(
     JSON.parse(await readFile(at('fixtures/default.json'), 'utf8')),
-    createAjv().compile(stateSchema),
+    createAjv(STATE_VALIDATOR_OPTIONS).compile(stateSchema),
   )
   const defaultState = generateState({ fixtures, ...DEFAULT_SEED_OPTIONS })
   return [
     {
       path: 'src/spec/generated/validators.ts',
       content: `${HEADER}// @ts-nocheck\n/* eslint-disable */\n${validators}\n`,
+    },
+    {
+      path: 'src/spec/generated/state-validator.ts',
+      content: `${HEADER}// @ts-nocheck\n/* eslint-disable */\n${stateValidator}\n`,
     },
     {
       path: 'src/spec/generated/operation-entries.ts',
@@ -67,6 +67,17 @@ export async function renderArtifacts(): Promise<Array<{ path: string; content: 
         `export const DEFAULT_FIXTURES: MockState = ${JSON.stringify(fixtures)}\n`,
     },
   ]
+}
+
+/** Ajv standalone code (ESM) exporting one validator per schema, under the schema's name. */
+function compileStandalone(schemas: Record<string, JsonSchema>, options: Options): string {
+  const ajv = createAjv({ ...options, code: { source: true, esm: true } })
+  const exports: Record<string, string> = {}
+  for (const [name, schema] of Object.entries(schemas)) {
+    ajv.addSchema(schema, name)
+    exports[name] = name
+  }
+  return toEsmImports(standaloneCode.default(ajv, exports))
 }
 
 /**

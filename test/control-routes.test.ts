@@ -276,6 +276,26 @@ describe('GET and PUT /__mock/state', () => {
     expect(await mockStateOf(app)).toEqual(before)
   })
 
+  test('12 MB of junk users: a 400 naming the first, in bounded memory and time, and the old state stays', async () => {
+    const before = await mockStateOf(app)
+    const junk = `{"organizations":[],"users":[${'1,'.repeat(6_000_000)}1]}`
+    const rssBefore = process.memoryUsage().rss
+    const started = performance.now()
+    const response = await injectApi<Problem>(app, {
+      method: 'PUT',
+      url: '/__mock/state',
+      body: junk,
+      headers: { 'content-type': 'application/json' },
+    })
+    // One error object per bad item took 2.4 GB; the state validator now stops at the first.
+    expect(response.status).toBe(400)
+    expect(response.body.errors).toHaveLength(1)
+    expect(response.body.detail).toContain('/users/0')
+    expect(process.memoryUsage().rss - rssBefore).toBeLessThan(300 * 1024 * 1024)
+    expect(performance.now() - started).toBeLessThan(5_000)
+    expect(await mockStateOf(app)).toEqual(before)
+  })
+
   test('reset after a PUT returns to the seed, not to the loaded state', async () => {
     const seeded = await mockStateOf(app)
     await injectApi(app, { method: 'PUT', url: '/__mock/state', body: { ...seeded, users: seeded.users.slice(0, 3) } })

@@ -33,6 +33,7 @@ describe('the checked-in generated files', () => {
     expect(artifacts.map((artifact) => artifact.path).sort()).toEqual([
       'src/seed/generated/default-state.ts',
       'src/spec/generated/operation-entries.ts',
+      'src/spec/generated/state-validator.ts',
       'src/spec/generated/validators.ts',
     ])
     const stale: string[] = []

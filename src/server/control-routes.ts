@@ -5,8 +5,11 @@ import { isJsonMediaType } from '../spec/contract-limits.js'
 import { createControlOriginGuard } from './control-origin.js'
 import { createControlTokenGuard } from './control-token.js'
 
-/** A state of 100,000 users is about 30 MB of JSON. */
-const STATE_BODY_LIMIT = 256 * 1024 * 1024
+/**
+ * A state of 100,000 users is about 30 MB of JSON: twice that. What a body of this size costs to parse
+ * and refuse stays bounded (the state validator stops at the first error).
+ */
+const STATE_BODY_LIMIT = 64 * 1024 * 1024
 
 export interface ControlRouteOptions {
   mock: UsersApiMock

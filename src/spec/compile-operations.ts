@@ -1,7 +1,7 @@
 import type { OpenAPIV3_1 } from 'openapi-types'
 import { createAjv, VALIDATOR_OPTIONS } from './create-ajv.js'
 import { attachValidators, describeOperations, type RoutedOperation, type Validator } from './operation-table.js'
-import { buildStateSchema } from './state-schema.js'
+import { compileStateValidator } from './state-schema.js'
 
 /**
  * The engine's operations and state validator for a document given at start (`--spec FILE`), compiled
@@ -19,6 +19,6 @@ export function compileOperations(document: OpenAPIV3_1.Document): {
   )
   return {
     operations: attachValidators(operations, validators),
-    validateState: ajv.compile(buildStateSchema(document)) as Validator,
+    validateState: compileStateValidator(document),
   }
 }

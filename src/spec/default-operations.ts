@@ -1,4 +1,5 @@
 import { OPERATION_ENTRIES } from './generated/operation-entries.js'
+import { validateState } from './generated/state-validator.js'
 import * as validators from './generated/validators.js'
 import { attachValidators, type RoutedOperation, type Validator } from './operation-table.js'
 
@@ -9,4 +10,4 @@ export const DEFAULT_OPERATIONS: RoutedOperation[] = attachValidators(
 )
 
 /** The state format's validator (fixture files, `PUT /__mock/state`), compiled at build time. */
-export const validateDefaultState = (validators as unknown as Record<string, Validator>)['mockState'] as Validator
+export const validateDefaultState = validateState as unknown as Validator

@@ -1,7 +1,7 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js'
 import type { OpenAPIV3_1 } from 'openapi-types'
 import { AppError } from '../errors.js'
-import { createAjv } from './create-ajv.js'
+import { createAjv, STATE_VALIDATOR_OPTIONS } from './create-ajv.js'
 
 /** A JSON Schema (2020-12) as plain JSON. */
 export type JsonSchema = Record<string, unknown>
@@ -48,7 +48,7 @@ export function buildStateSchema(document: OpenAPIV3_1.Document): JsonSchema {
  * const validateState = compileStateValidator((await loadSpec()).dereferenced)
  */
 export function compileStateValidator(document: OpenAPIV3_1.Document): StateValidator {
-  return createAjv().compile(buildStateSchema(document))
+  return createAjv(STATE_VALIDATOR_OPTIONS).compile(buildStateSchema(document))
 }
 
 function buildOrganizationSchema(): JsonSchema {
