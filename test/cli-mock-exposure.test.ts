@@ -44,6 +44,23 @@ describe('binding', () => {
     expect((await cli).stderr).not.toMatch(WARNING)
   })
 
+  test('--host 0.0.0.0: CORS allows no other origin unless --cors lists it, and the output says how', async () => {
+    const origin = 'https://any-page.example'
+    const ask = (url: string, from: string) =>
+      fetch(`${url}/api/users/me`, { headers: { authorization: 'Bearer owner-token', origin: from } })
+    const shared = await startCli(['--quiet', '--host', '0.0.0.0', '--control-token', CONTROL_TOKEN])
+    expect((await ask(shared.url, origin)).headers.get('access-control-allow-origin')).toBeNull()
+    shared.cli.kill('SIGTERM')
+    expect((await shared.cli).stderr).toContain('CORS is off')
+    const listed = await startCli(['--quiet', '--host', '0.0.0.0', '--cors', origin], {
+      env: { USERS_API_KIT_CONTROL_TOKEN: CONTROL_TOKEN },
+    })
+    expect((await ask(listed.url, origin)).headers.get('access-control-allow-origin')).toBe(origin)
+    expect((await ask(listed.url, 'https://other.example')).headers.get('access-control-allow-origin')).toBeNull()
+    const local = await startCli(['--quiet'])
+    expect((await ask(local.url, origin)).headers.get('access-control-allow-origin')).toBe(origin)
+  })
+
   test('--control-token on the command line works the same', async () => {
     const { url } = await startCli(['--quiet', '--control-token', CONTROL_TOKEN])
     expect((await get(`${url}/__mock/state`)).status).toBe(401)

@@ -1,7 +1,7 @@
 import type { FastifyServerOptions } from 'fastify'
 import { createMockApp, serverUrl } from '../server/start-mock.js'
 import { formatBanner } from './mock-banner.js'
-import { CONTROL_TOKEN_ENV, MOCK_USAGE, parseMockArgs, type MockArgs } from './parse-mock-args.js'
+import { CONTROL_TOKEN_ENV, isLoopbackHost, MOCK_USAGE, parseMockArgs, type MockArgs } from './parse-mock-args.js'
 import { readCommandArgs } from './read-command-args.js'
 
 /** `users-api-kit mock`: starts the mock, prints how to use it, stops cleanly on SIGINT/SIGTERM. */
@@ -19,9 +19,14 @@ export async function runMockCommand(args: string[]): Promise<number | undefined
     // that signal kills the process (no clean close, no exit code 0).
     closeOnSignals(app)
     console.log(formatBanner({ url: serverUrl(app), options, current: state.store.exportState(), loadedStateFile }))
-    if (!isLoopback(options.host) && options.controlToken === undefined) {
+    if (!isLoopbackHost(options.host) && options.controlToken === undefined) {
       console.warn(
         `Warning: the mock is open to your network (--host ${options.host}), and so are its /__mock/ control routes: anyone who reaches it can list every token and replace the state. Protect them with --control-token T (or ${CONTROL_TOKEN_ENV}=T).`,
+      )
+    }
+    if (!isLoopbackHost(options.host) && options.cors === false) {
+      console.warn(
+        'CORS is off: the mock is open to your network, so web pages may not call it from other origins. Allow your frontend with --cors http://host:port.',
       )
     }
     return undefined
@@ -29,10 +34,6 @@ export async function runMockCommand(args: string[]): Promise<number | undefined
     console.error(`users-api-kit mock: cannot start.\n${describeStartError(error, options)}`)
     return 2
   }
-}
-
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host.startsWith('127.')
 }
 
 /** Pretty logs for people at a terminal, JSON lines for machines; never a token (RFC 6750 secrets). */

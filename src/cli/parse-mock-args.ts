@@ -14,7 +14,8 @@ Usage: users-api-kit mock [options]
   --spec FILE         The OpenAPI document (default openapi/users.yaml)
   --latency MIN-MAX   Delay every API call by MIN to MAX ms (or one value: --latency 300)
   --fail-rate P       Answer this fraction of API calls (0 to 1) with 503
-  --cors ORIGINS      Allow only these origins, comma-separated (default: any origin)
+  --cors ORIGINS      Allow only these origins, comma-separated (default: any origin on a
+                      loopback host; none when --host opens the mock to a network)
   --no-cors           No CORS headers at all
   --control-token T   Require "Authorization: Bearer T" on the /__mock/ routes (or set
                       USERS_API_KIT_CONTROL_TOKEN); do so whenever --host opens the mock to a network
@@ -65,7 +66,11 @@ export function parseMockArgs(args: string[], env: NodeJS.ProcessEnv = process.e
     users: integer('--users', values.users, MOCK_DEFAULTS.users, 0, 1_000_000),
     quiet: values.quiet ?? false,
     help: values.help ?? false,
-    cors: values['no-cors'] ? false : values.cors ? values.cors.split(',').map((origin) => origin.trim()) : true,
+    cors: values['no-cors']
+      ? false
+      : values.cors
+        ? values.cors.split(',').map((origin) => origin.trim())
+        : isLoopbackHost(values.host ?? MOCK_DEFAULTS.host),
   }
   if (values.fixtures !== undefined) parsed.fixtures = values.fixtures
   if (values.spec !== undefined) parsed.spec = values.spec
@@ -105,4 +110,12 @@ function rate(raw: string): number {
     throw new Error(`--fail-rate must be a number from 0 to 1, such as 0.1 (got "${raw}").`)
   }
   return value
+}
+
+/**
+ * Whether a host keeps the mock to this machine. Beyond it, any web page a colleague opens could call a
+ * shared mock with the public fixture tokens if CORS allowed every origin: there, only `--cors` origins.
+ */
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.')
 }
