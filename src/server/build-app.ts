@@ -5,6 +5,7 @@ import type { StateHolder } from '../mock-instance/state-holder.js'
 import type { OpenAPIV3_1 } from 'openapi-types'
 import { registerControlRoutes } from './control-routes.js'
 import { registerDocsRoutes } from './docs-routes.js'
+import { guardConnections } from './connection-guard.js'
 import { createEngineRoute, setContentTypeAside } from './engine-route.js'
 import { replyToClientError, sendProblem } from './problem-replies.js'
 
@@ -22,6 +23,8 @@ export interface BuildAppOptions {
 
 /** How long a client may take to send a whole request: a 30 MB `PUT /__mock/state` at 1 MB/s fits. */
 const REQUEST_TIMEOUT_MS = 60_000
+/** How long a client may take to send the request line and headers. */
+const HEADERS_TIMEOUT_MS = 10_000
 
 /**
  * The mock as a Fastify app, not listening. Fastify does what it is best at (listening, logs, CORS, the
@@ -44,8 +47,16 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
       request.url.startsWith('/__mock/') ? sendProblem(request, reply, error) : answerWithEngine(request, reply),
     // Requests node's parser refuses (headers over 16 KiB, bytes over 0x7F) as problems too.
     clientErrorHandler: replyToClientError,
-    // Node answers a request without Host a bodiless 400 of its own; the users API needs no Host.
-    http: { requireHostHeader: false },
+    http: {
+      // Node answers a request without Host a bodiless 400 of its own; the users API needs no Host.
+      requireHostHeader: false,
+      // Headers arrive in seconds, not a minute (node's default), checked every second: slow sockets
+      // hold nothing long.
+      headersTimeout: HEADERS_TIMEOUT_MS,
+      connectionsCheckingInterval: 1_000,
+    },
+    // Node's default: an idle kept-alive connection is not held for Fastify's 72 s.
+    keepAliveTimeout: 5_000,
     // Fastify's default is no limit: a client announcing more body than it sends held a connection forever.
     requestTimeout: REQUEST_TIMEOUT_MS,
     // While closing, Fastify answers a request on a kept-alive connection with a plain-JSON 503
@@ -54,6 +65,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   })
   // Node answers an `Expect` other than 100-continue a bodiless 417 of its own; RFC 9110 lets a server
   // ignore it, and the request is answered as usual.
+  guardConnections(app.server)
   app.server.on('checkExpectation', (request, response) => app.server.emit('request', request, response))
   let closing = false
   app.addHook('preClose', (done) => {
