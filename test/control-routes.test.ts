@@ -78,9 +78,9 @@ describe('GET /__mock/tokens', () => {
   })
 })
 
-describe('GET /__mock/target', () => {
+describe('POST /__mock/target', () => {
   test('answers a target valid against schemas/target.schema.json, that parseTarget accepts', async () => {
-    const response = await injectApi<TargetBody>(app, { url: '/__mock/target' })
+    const response = await injectApi<TargetBody>(app, { method: 'POST', url: '/__mock/target' })
     expect(response.status).toBe(200)
     expect(validateTargetSchema(response.body), JSON.stringify(validateTargetSchema.errors)).toBe(true)
     const target = parseTarget(response.body)
@@ -89,7 +89,7 @@ describe('GET /__mock/target', () => {
   })
 
   test('its actors are ACTIVE users of the roles they name, the outsider of another organization', async () => {
-    const target = (await injectApi<TargetBody>(app, { url: '/__mock/target' })).body
+    const target = (await injectApi<TargetBody>(app, { method: 'POST', url: '/__mock/target' })).body
     const roles = { owner: 'CLIENT_OWNER', admin: 'CLIENT_ADMIN', viewer: 'CLIENT_VIEWER', bot: 'BOT_USER' } as const
     const owner = (await me(target.actors['owner']!.token)).body.data
     for (const [actor, role] of Object.entries(roles)) {
@@ -102,8 +102,8 @@ describe('GET /__mock/target', () => {
   })
 
   test("each call creates fresh disposable ACTIVE CLIENT_VIEWERs of the owner's organization whose tokens work", async () => {
-    const first = (await injectApi<TargetBody>(app, { url: '/__mock/target' })).body
-    const second = (await injectApi<TargetBody>(app, { url: '/__mock/target?disposable=2' })).body
+    const first = (await injectApi<TargetBody>(app, { method: 'POST', url: '/__mock/target' })).body
+    const second = (await injectApi<TargetBody>(app, { method: 'POST', url: '/__mock/target?disposable=2' })).body
     expect(second.disposable).toHaveLength(2)
     const ids = [...first.disposable, ...second.disposable].map((user) => user.id)
     expect(new Set(ids).size).toBe(8)
@@ -115,7 +115,8 @@ describe('GET /__mock/target', () => {
   })
 
   test('disposable users can be changed and deleted by the owner', async () => {
-    const [user] = (await injectApi<TargetBody>(app, { url: '/__mock/target?disposable=1' })).body.disposable
+    const [user] = (await injectApi<TargetBody>(app, { method: 'POST', url: '/__mock/target?disposable=1' })).body
+      .disposable
     const rename = await injectApi(app, {
       method: 'PATCH',
       url: `/api/users/${user!.id}`,
@@ -128,8 +129,28 @@ describe('GET /__mock/target', () => {
     ).toBe(204)
   })
 
+  test('GET creates nothing: 405 with Allow: POST', async () => {
+    const before = await mockStateOf(app)
+    const response = await injectApi<Problem>(app, { url: '/__mock/target' })
+    expect(response.status).toBe(405)
+    expect(response.headers['allow']).toBe('POST')
+    expect(await mockStateOf(app)).toEqual(before)
+  })
+
+  test('the 300th call costs about what the first did', async () => {
+    const timeCall = async () => {
+      const started = performance.now()
+      await injectApi(app, { method: 'POST', url: '/__mock/target?disposable=6' })
+      return performance.now() - started
+    }
+    const first = Math.min(await timeCall(), await timeCall(), await timeCall())
+    for (let call = 0; call < 300; call++) await timeCall()
+    const later = Math.min(await timeCall(), await timeCall(), await timeCall())
+    expect(later).toBeLessThan(Math.max(first * 5, 20))
+  })
+
   test.each(['abc', '-1', '101', '1.5'])('disposable=%s: 400', async (count) => {
-    const response = await injectApi<Problem>(app, { url: `/__mock/target?disposable=${count}` })
+    const response = await injectApi<Problem>(app, { method: 'POST', url: `/__mock/target?disposable=${count}` })
     expect(response.status).toBe(400)
     expect(response.body.code).toBe('VALIDATION_FAILED')
   })

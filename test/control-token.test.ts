@@ -22,7 +22,7 @@ afterAll(async () => {
 const CONTROL_ROUTES = [
   { method: 'GET', url: '/__mock/tokens' },
   { method: 'HEAD', url: '/__mock/tokens' },
-  { method: 'GET', url: '/__mock/target' },
+  { method: 'POST', url: '/__mock/target' },
   { method: 'POST', url: '/__mock/reset' },
   { method: 'GET', url: '/__mock/state' },
   { method: 'PUT', url: '/__mock/state', body: { organizations: [], users: [] } },

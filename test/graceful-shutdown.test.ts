@@ -60,7 +60,9 @@ function inFlightRequest(index: number, disposableIds: string[]): ApiRequest {
 test('SIGTERM under load: the requests in flight are answered, new connections are refused, exit code 0 within 10 s', async () => {
   // Not --quiet: the info-level log says which requests the mock has begun.
   const mock = await startCli()
-  const target = (await (await fetch(`${mock.url}/__mock/target?disposable=${IN_FLIGHT}`)).json()) as {
+  const target = (await (
+    await fetch(`${mock.url}/__mock/target?disposable=${IN_FLIGHT}`, { method: 'POST' })
+  ).json()) as {
     disposable: Array<{ id: string }>
   }
   const ids = target.disposable.map((user) => user.id)

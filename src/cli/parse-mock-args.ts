@@ -25,7 +25,7 @@ Usage: users-api-kit mock [options]
   -h, --help          This help
 
 Per request: "Prefer: code=404" answers that documented error; "Prefer: delay=500" waits 500 ms.
-Control routes: GET /__mock/tokens, GET /__mock/target, POST /__mock/reset, GET|PUT /__mock/state.`
+Control routes: GET /__mock/tokens, POST /__mock/target, POST /__mock/reset, GET|PUT /__mock/state.`
 
 /** The environment variable that sets the control token (a flag would show in the process list). */
 export const CONTROL_TOKEN_ENV = 'USERS_API_KIT_CONTROL_TOKEN'

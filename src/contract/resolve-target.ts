@@ -8,12 +8,12 @@ import { describeUnusableAnswer } from './unusable-answer.js'
 export interface TargetSource {
   targetFile?: string
   baseUrl?: string
-  /** Sent as `Authorization: Bearer` to `GET /__mock/target` (a mock started with --control-token). */
+  /** Sent as `Authorization: Bearer` to `POST /__mock/target` (a mock started with --control-token). */
   controlToken?: string
 }
 
 /**
- * The target of a run: a target file, or a running mock's own (`GET /__mock/target`, the one
+ * The target of a run: a target file, or a running mock's own (`POST /__mock/target`, the one
  * `/__mock/` route the suite uses). Every failure says what to do instead.
  *
  * @example
@@ -30,6 +30,7 @@ export async function resolveTarget(source: TargetSource, timeoutMs: number): Pr
   let response: Response
   try {
     response = await fetch(url, {
+      method: 'POST',
       headers: source.controlToken === undefined ? {} : { authorization: `Bearer ${source.controlToken}` },
       // A redirect would take the control token elsewhere: it is reported, never followed.
       redirect: 'manual',

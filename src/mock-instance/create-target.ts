@@ -22,7 +22,7 @@ const ACTOR_ROLES: Record<'owner' | 'admin' | 'viewer' | 'bot', Role> = {
  * and delete, created for the purpose.
  */
 export function createTarget(store: UserStore, baseUrl: string, count = 6, now = new Date()): MockTarget {
-  const entries = store.tokens().filter(({ user }) => user.status === 'ACTIVE')
+  const entries = store.tokenHolders().filter(({ user }) => user.status === 'ACTIVE')
   const home = entries.find(({ user }) => user.role === 'CLIENT_OWNER')?.user.organizationId
   if (home === undefined) {
     throw new AppError('VALIDATION_FAILED', 'The mock has no ACTIVE CLIENT_OWNER with a token: no target can be built.')

@@ -43,9 +43,15 @@ export async function registerControlRoutes(app: FastifyInstance, options: Contr
   ]
   app.get('/__mock/tokens', { onRequest }, async () => ({ data: mock.tokens() }))
 
-  app.get('/__mock/target', { onRequest }, async (request) =>
+  // A POST: it creates users (a GET that changed the state was what an <img> tag could send).
+  app.post('/__mock/target', { onRequest }, async (request) =>
     mock.createTarget(`${request.protocol}://${request.host}`, disposableCount(request)),
   )
+  app.get('/__mock/target', { onRequest }, async () => {
+    throw new AppError('METHOD_NOT_ALLOWED', 'POST /__mock/target creates a target and its disposable users.', {
+      allow: ['POST'],
+    })
+  })
 
   app.post('/__mock/reset', { onRequest }, async () => {
     mock.reset()
