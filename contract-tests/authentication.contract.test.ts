@@ -11,7 +11,7 @@ import { unknownUserId, userPath } from './support/user-paths.js'
 describe.concurrent('a request without a valid Bearer token is a 401', () => {
   test('[core] a missing Authorization header is a 401 with WWW-Authenticate: Bearer', async () => {
     const exchange = await send({ as: null, path: '/api/users/me' })
-    expectUnauthenticated(exchange, false, 'A request without Authorization is a 401 (CONTRACT §2)')
+    expectUnauthenticated(exchange, false, 'A request without Authorization is a 401 (docs/contract.md §2)')
   })
 
   test('[core] every endpoint requires the Authorization header: 401', async () => {
@@ -26,7 +26,7 @@ describe.concurrent('a request without a valid Bearer token is a 401', () => {
     ]
     for (const request of requests) {
       const exchange = await send({ as: null, ...request })
-      expectUnauthenticated(exchange, false, `${request.method} without Authorization is a 401 (CONTRACT §2)`)
+      expectUnauthenticated(exchange, false, `${request.method} without Authorization is a 401 (docs/contract.md §2)`)
     }
   })
 
@@ -35,18 +35,18 @@ describe.concurrent('a request without a valid Bearer token is a 401', () => {
     const token = suite.target.actors.owner?.token ?? ''
     for (const scheme of ['Basic', 'Token']) {
       const exchange = await send({ as: null, path: '/api/users/me', headers: { authorization: `${scheme} ${token}` } })
-      expectUnauthenticated(exchange, false, `Authorization: ${scheme} … is a 401 (CONTRACT §2)`)
+      expectUnauthenticated(exchange, false, `Authorization: ${scheme} … is a 401 (docs/contract.md §2)`)
     }
   })
 
   test('[core] Bearer with an empty token is a 401 without error="invalid_token"', async () => {
     const exchange = await send({ as: { token: '' }, path: '/api/users/me' })
-    expectUnauthenticated(exchange, false, 'Authorization: Bearer with no token is a 401 (CONTRACT §2)')
+    expectUnauthenticated(exchange, false, 'Authorization: Bearer with no token is a 401 (docs/contract.md §2)')
   })
 
   test('[core] an unknown token is a 401 with error="invalid_token"', async () => {
     const exchange = await send({ as: { token: `unknown-${unknownUserId()}` }, path: '/api/users/me' })
-    expectUnauthenticated(exchange, true, 'An unknown token is a 401 (CONTRACT §2)')
+    expectUnauthenticated(exchange, true, 'An unknown token is a 401 (docs/contract.md §2)')
   })
 })
 
@@ -55,9 +55,9 @@ describe.concurrent("the caller's identity comes from the token alone", () => {
     test(`[core] GET /api/users/me with the ${name} token answers a user of its role`, async (context) => {
       needActor(context, name)
       const exchange = await send({ as: name, path: '/api/users/me' })
-      expectStatus(exchange, 200, 'An active user may call GET /api/users/me (CONTRACT §2)')
+      expectStatus(exchange, 200, 'An active user may call GET /api/users/me (docs/contract.md §2)')
       const me = userOf(exchange)
-      const rule = 'The caller is the user of the token (CONTRACT §2)'
+      const rule = 'The caller is the user of the token (docs/contract.md §2)'
       expectRule(
         exchange,
         me.role === ACTOR_ROLES[name],
@@ -72,7 +72,7 @@ describe.concurrent("the caller's identity comes from the token alone", () => {
     const outsider = await readMe('outsider')
     const organizations = new Set(members.map((user) => user.organizationId))
     const exchange = await send({ as: 'outsider', path: '/api/users/me' })
-    const rule = 'The organization comes from the token (CONTRACT §2)'
+    const rule = 'The organization comes from the token (docs/contract.md §2)'
     expectRule(exchange, organizations.size === 1, rule, `Received: organizations ${[...organizations].join(', ')}`)
     expectRule(
       exchange,
@@ -97,9 +97,9 @@ describe.concurrent("the caller's identity comes from the token alone", () => {
       path: '/api/users/me',
       headers: { 'x-user-id': owner.id, 'x-organization-id': owner.organizationId, 'x-role': owner.role },
     })
-    expectStatus(exchange, 200, 'An active user may call GET /api/users/me (CONTRACT §2)')
+    expectStatus(exchange, 200, 'An active user may call GET /api/users/me (docs/contract.md §2)')
     const me = userOf(exchange)
-    const rule = "The caller's identity comes from the token alone (CONTRACT §2)"
+    const rule = "The caller's identity comes from the token alone (docs/contract.md §2)"
     expectRule(exchange, me.id !== owner.id && me.role === 'CLIENT_VIEWER', rule, `Received: ${me.id} (${me.role})`)
   })
 })
@@ -111,17 +111,21 @@ describe('suspension refuses a token without revoking it', () => {
     const user = needDisposable(context, 'authentication')
     await restoreAfter(context, user)
     const suspend = await send({ as: 'owner', method: 'PATCH', path: userPath(user.id), json: { status: 'SUSPENDED' } })
-    expectStatus(suspend, 200, 'An owner may suspend a user (CONTRACT §3)')
+    expectStatus(suspend, 200, 'An owner may suspend a user (docs/contract.md §3)')
     const refused = await send({ as: user, path: '/api/users/me' })
-    expectUnauthenticated(refused, true, "A SUSPENDED user's token is a 401 (CONTRACT §2)")
+    expectUnauthenticated(refused, true, "A SUSPENDED user's token is a 401 (docs/contract.md §2)")
     const reactivate = await send({ as: 'owner', method: 'PATCH', path: userPath(user.id), json: { status: 'ACTIVE' } })
-    expectStatus(reactivate, 200, 'An owner may reactivate a user (CONTRACT §3)')
+    expectStatus(reactivate, 200, 'An owner may reactivate a user (docs/contract.md §3)')
     const accepted = await send({ as: user, path: '/api/users/me' })
-    expectStatus(accepted, 200, 'Suspension does not revoke the token: once ACTIVE again, it works (CONTRACT §2)')
+    expectStatus(
+      accepted,
+      200,
+      'Suspension does not revoke the token: once ACTIVE again, it works (docs/contract.md §2)',
+    )
     expectRule(
       accepted,
       userOf(accepted).id === user.id,
-      'The caller is the user of the token (CONTRACT §2)',
+      'The caller is the user of the token (docs/contract.md §2)',
       'Received: another user',
     )
   })

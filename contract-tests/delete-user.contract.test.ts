@@ -48,7 +48,7 @@ for (const { deleter, slot } of DELETERS) {
 
     test(`[profile] the ${deleter} deletes another user: 204 with an empty body`, async (context) => {
       const { exchange } = await deleted(context)
-      const rule = `An ${deleter} may delete a user who is not an owner: 204, no body (CONTRACT §3, §4)`
+      const rule = `An ${deleter} may delete a user who is not an owner: 204, no body (docs/contract.md §3, §4)`
       expectRule(
         exchange,
         exchange.response.status === 204,
@@ -65,24 +65,24 @@ for (const { deleter, slot } of DELETERS) {
 
     test(`[profile] a user the ${deleter} deleted is a 404 for GET, PATCH and DELETE`, async (context) => {
       const { user } = await deleted(context)
-      const rule = 'Afterwards GET and DELETE of that id answer 404 (CONTRACT §4)'
+      const rule = 'Afterwards GET and DELETE of that id answer 404 (docs/contract.md §4)'
       expectProblem(await send({ as: 'owner', path: userPath(user.id) }), 404, 'USER_NOT_FOUND', rule)
       const patch = await send({ as: 'owner', method: 'PATCH', path: userPath(user.id), json: { name: 'Gone' } })
-      expectProblem(patch, 404, 'USER_NOT_FOUND', 'An id that does not exist is a 404 (CONTRACT §3)')
+      expectProblem(patch, 404, 'USER_NOT_FOUND', 'An id that does not exist is a 404 (docs/contract.md §3)')
       expectProblem(await send({ as: deleter, method: 'DELETE', path: userPath(user.id) }), 404, 'USER_NOT_FOUND', rule)
     })
 
     test(`[profile] a user the ${deleter} deleted is gone from the list`, async (context) => {
       const { user, before } = await deleted(context)
       const page = await listUsers('owner', { search: before.email, limit: 100 })
-      const rule = 'A deleted user no longer appears in the list (CONTRACT §4)'
+      const rule = 'A deleted user no longer appears in the list (docs/contract.md §4)'
       expectRule(page.exchange, !page.items.some((item) => item.id === user.id), rule, `Received: ${user.id} listed`)
     })
 
     test(`[core] the token of a user the ${deleter} deleted is refused: 401`, async (context) => {
       const { user } = await deleted(context)
       const exchange = await send({ as: user, path: '/api/users/me' })
-      expectUnauthenticated(exchange, true, 'A user who was deleted loses access at once: 401 (CONTRACT §2)')
+      expectUnauthenticated(exchange, true, 'A user who was deleted loses access at once: 401 (docs/contract.md §2)')
     })
   })
 }

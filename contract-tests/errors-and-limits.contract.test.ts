@@ -19,14 +19,14 @@ function bodyOfSize(bytes: number): string {
 describe.concurrent('routes and methods', () => {
   test('[profile] an unknown route under /api is a 401 without a token: authentication comes first', async () => {
     const exchange = await send({ as: null, path: '/api/nothing' })
-    expectUnauthenticated(exchange, false, 'Authentication (401) comes before the route (404) (CONTRACT §3)')
+    expectUnauthenticated(exchange, false, 'Authentication (401) comes before the route (404) (docs/contract.md §3)')
   })
 
   test('[profile] an unknown route under /api is a 404 NOT_FOUND', async (context) => {
     needActor(context, 'owner')
     for (const path of ['/api/nothing', '/api/users/me/friends', `${userPath(unknownUserId())}/roles`]) {
       const exchange = await send({ as: 'owner', path })
-      expectProblem(exchange, 404, 'NOT_FOUND', 'Any other path under /api answers 404 NOT_FOUND (CONTRACT §4)')
+      expectProblem(exchange, 404, 'NOT_FOUND', 'Any other path under /api answers 404 NOT_FOUND (docs/contract.md §4)')
     }
   })
 
@@ -34,8 +34,13 @@ describe.concurrent('routes and methods', () => {
     needActor(context, 'owner')
     // No body: even a backend that creates users on POST has nothing to create.
     const exchange = await send({ as: 'owner', method: 'POST', path: '/api/users' })
-    expectProblem(exchange, 405, 'METHOD_NOT_ALLOWED', 'Other methods on documented paths are a 405 (CONTRACT §4)')
-    expectMethodNotAllowed(exchange, ['GET'], 'POST /api/users is a 405 with Allow: GET (CONTRACT §4)')
+    expectProblem(
+      exchange,
+      405,
+      'METHOD_NOT_ALLOWED',
+      'Other methods on documented paths are a 405 (docs/contract.md §4)',
+    )
+    expectMethodNotAllowed(exchange, ['GET'], 'POST /api/users is a 405 with Allow: GET (docs/contract.md §4)')
   })
 
   for (const method of ['PUT', 'POST']) {
@@ -43,14 +48,23 @@ describe.concurrent('routes and methods', () => {
       needActor(context, 'owner')
       // An unknown id: the method (405) is checked before existence (404).
       const exchange = await send({ as: 'owner', method, path: userPath(unknownUserId()), json: { name: 'Nobody' } })
-      expectProblem(exchange, 405, 'METHOD_NOT_ALLOWED', 'Other methods on documented paths are a 405 (CONTRACT §4)')
-      expectMethodNotAllowed(exchange, ['GET', 'PATCH', 'DELETE'], `${method} /api/users/{id} is a 405 (CONTRACT §4)`)
+      expectProblem(
+        exchange,
+        405,
+        'METHOD_NOT_ALLOWED',
+        'Other methods on documented paths are a 405 (docs/contract.md §4)',
+      )
+      expectMethodNotAllowed(
+        exchange,
+        ['GET', 'PATCH', 'DELETE'],
+        `${method} /api/users/{id} is a 405 (docs/contract.md §4)`,
+      )
     })
   }
 
   test('[profile] a method without a token is a 401: authentication comes before the method', async () => {
     const exchange = await send({ as: null, method: 'POST', path: '/api/users' })
-    expectUnauthenticated(exchange, false, 'Authentication (401) comes before the method (405) (CONTRACT §3)')
+    expectUnauthenticated(exchange, false, 'Authentication (401) comes before the method (405) (docs/contract.md §3)')
   })
 })
 
@@ -67,7 +81,7 @@ describe.concurrent('body size', () => {
       body: bodyOfSize(KIB_16 + 1),
       headers: JSON_TYPE,
     })
-    expectProblem(exchange, 413, 'PAYLOAD_TOO_LARGE', 'A body over 16 KiB is a 413 (CONTRACT §5)')
+    expectProblem(exchange, 413, 'PAYLOAD_TOO_LARGE', 'A body over 16 KiB is a 413 (docs/contract.md §5)')
   })
 
   test('[profile] a body of exactly 16 KiB is not a 413', async (context) => {
@@ -82,12 +96,12 @@ describe.concurrent('body size', () => {
     expectValidationProblem(
       exchange,
       'body',
-      'Only bodies over 16 KiB are a 413; this one is too long a name: 400 (CONTRACT §4, §5)',
+      'Only bodies over 16 KiB are a 413; this one is too long a name: 400 (docs/contract.md §4, §5)',
     )
   })
 })
 
-describe.concurrent('the order of checks (CONTRACT §3)', () => {
+describe.concurrent('the order of checks (docs/contract.md §3)', () => {
   const id = (): string => userPath(unknownUserId())
 
   test('[profile] the route comes before body size: an oversized body to an unknown route is a 404', async (context) => {
@@ -103,7 +117,7 @@ describe.concurrent('the order of checks (CONTRACT §3)', () => {
       exchange,
       404,
       'NOT_FOUND',
-      'The order of checks: the route (404) before body size (413) (CONTRACT §3)',
+      'The order of checks: the route (404) before body size (413) (docs/contract.md §3)',
     )
   })
 
@@ -120,7 +134,7 @@ describe.concurrent('the order of checks (CONTRACT §3)', () => {
       exchange,
       405,
       'METHOD_NOT_ALLOWED',
-      'The order of checks: the method (405) before body size (413) (CONTRACT §3)',
+      'The order of checks: the method (405) before body size (413) (docs/contract.md §3)',
     )
   })
 
@@ -133,7 +147,7 @@ describe.concurrent('the order of checks (CONTRACT §3)', () => {
       body: bodyOfSize(KIB_16 + 1),
       headers: { 'content-type': 'text/plain' },
     })
-    expectProblem(exchange, 413, 'PAYLOAD_TOO_LARGE', 'The order of checks: 413 before 415 (CONTRACT §3)')
+    expectProblem(exchange, 413, 'PAYLOAD_TOO_LARGE', 'The order of checks: 413 before 415 (docs/contract.md §3)')
   })
 
   test('[profile] content type comes before validation: an invalid text/plain body is a 415', async (context) => {
@@ -145,29 +159,29 @@ describe.concurrent('the order of checks (CONTRACT §3)', () => {
       body: '{"name":',
       headers: { 'content-type': 'text/plain' },
     })
-    expectProblem(exchange, 415, 'UNSUPPORTED_MEDIA_TYPE', 'The order of checks: 415 before 400 (CONTRACT §3)')
+    expectProblem(exchange, 415, 'UNSUPPORTED_MEDIA_TYPE', 'The order of checks: 415 before 400 (docs/contract.md §3)')
   })
 
   test('[profile] validation comes before existence: an invalid body for an unknown id is a 400', async (context) => {
     needActor(context, 'owner')
     const exchange = await send({ as: 'owner', method: 'PATCH', path: id(), json: {} })
-    expectValidationProblem(exchange, 'body', 'The order of checks: 400 before 404 (CONTRACT §3)')
+    expectValidationProblem(exchange, 'body', 'The order of checks: 400 before 404 (docs/contract.md §3)')
   })
 
   test('[profile] existence comes before permission: a bot reading an unknown id gets a 404', async (context) => {
     needActor(context, 'bot')
     const exchange = await send({ as: 'bot', path: id() })
-    expectProblem(exchange, 404, 'USER_NOT_FOUND', 'The order of checks: 404 before 403 (CONTRACT §3)')
+    expectProblem(exchange, 404, 'USER_NOT_FOUND', 'The order of checks: 404 before 403 (docs/contract.md §3)')
   })
 })
 
-describe.concurrent('every error is a problem whose status is the HTTP status (CONTRACT §5)', () => {
+describe.concurrent('every error is a problem whose status is the HTTP status (docs/contract.md §5)', () => {
   test('[profile] a 400 is VALIDATION_FAILED with errors', async (context) => {
     needActor(context, 'owner')
     expectValidationProblem(
       await send({ as: 'owner', path: '/api/users?limit=0' }),
       'query',
-      'limit=0 is a 400 (CONTRACT §4)',
+      'limit=0 is a 400 (docs/contract.md §4)',
       '/limit',
     )
   })
@@ -177,19 +191,24 @@ describe.concurrent('every error is a problem whose status is the HTTP status (C
       await send({ as: null, path: '/api/users' }),
       401,
       'UNAUTHENTICATED',
-      'No token is a 401 (CONTRACT §2)',
+      'No token is a 401 (docs/contract.md §2)',
     )
   })
 
   test('[profile] a 403 is FORBIDDEN', async (context) => {
     needActor(context, 'bot')
-    expectProblem(await send({ as: 'bot', path: '/api/users' }), 403, 'FORBIDDEN', 'A bot may not list (CONTRACT §3)')
+    expectProblem(
+      await send({ as: 'bot', path: '/api/users' }),
+      403,
+      'FORBIDDEN',
+      'A bot may not list (docs/contract.md §3)',
+    )
   })
 
   test('[profile] a 404 for an unknown user is USER_NOT_FOUND', async (context) => {
     needActor(context, 'owner')
     const exchange = await send({ as: 'owner', path: userPath(unknownUserId()) })
-    expectProblem(exchange, 404, 'USER_NOT_FOUND', 'An unknown id is a 404 (CONTRACT §3)')
+    expectProblem(exchange, 404, 'USER_NOT_FOUND', 'An unknown id is a 404 (docs/contract.md §3)')
   })
 
   test('[profile] a 405 is METHOD_NOT_ALLOWED', async (context) => {
@@ -198,7 +217,7 @@ describe.concurrent('every error is a problem whose status is the HTTP status (C
       await send({ as: 'owner', method: 'PUT', path: userPath(unknownUserId()) }),
       405,
       'METHOD_NOT_ALLOWED',
-      'PUT is a 405 (CONTRACT §4)',
+      'PUT is a 405 (docs/contract.md §4)',
     )
   })
 
@@ -211,7 +230,7 @@ describe.concurrent('every error is a problem whose status is the HTTP status (C
       body: '{}',
       headers: { 'content-type': 'text/plain' },
     })
-    expectProblem(exchange, 415, 'UNSUPPORTED_MEDIA_TYPE', 'A text/plain body is a 415 (CONTRACT §4)')
+    expectProblem(exchange, 415, 'UNSUPPORTED_MEDIA_TYPE', 'A text/plain body is a 415 (docs/contract.md §4)')
   })
 
   test('[profile] a malformed body is a 4xx, never a 500, and carries no stack trace', async (context) => {
@@ -224,7 +243,7 @@ describe.concurrent('every error is a problem whose status is the HTTP status (C
       body,
       headers: JSON_TYPE,
     })
-    const rule = 'A 500 is never expected, and errors never carry stack traces (CONTRACT §5)'
+    const rule = 'A 500 is never expected, and errors never carry stack traces (docs/contract.md §5)'
     expectRule(exchange, exchange.response.status < 500, rule, `Received: ${exchange.response.status}`)
     expectRule(
       exchange,

@@ -16,13 +16,13 @@ describe.concurrent('GET /api/users/me', () => {
     test(`[core] GET /api/users/me answers the ${name} as { "data": User }`, async (context) => {
       needActor(context, name)
       const exchange = await send({ as: name, path: '/api/users/me' })
-      expectStatus(exchange, 200, 'GET /api/users/me answers the caller (CONTRACT §4)')
+      expectStatus(exchange, 200, 'GET /api/users/me answers the caller (docs/contract.md §4)')
       const me = userOf(exchange)
       const holds = me.id !== '' && typeof me.organizationId === 'string' && me.organizationId !== ''
       expectRule(
         exchange,
         holds,
-        'A user has an id and an organization (CONTRACT §1)',
+        'A user has an id and an organization (docs/contract.md §1)',
         `Received: ${JSON.stringify(me)}`,
       )
     })
@@ -34,7 +34,7 @@ describe.concurrent('GET /api/users/me', () => {
     const users = await Promise.all(present.map((name) => readMe(name)))
     const exchange = await send({ as: present[0] as ActorName, path: '/api/users/me' })
     const ids = new Set(users.map((user) => user.id))
-    const rule = '`me` is the caller, never a user whose id is "me" (CONTRACT §4)'
+    const rule = '`me` is the caller, never a user whose id is "me" (docs/contract.md §4)'
     expectRule(
       exchange,
       ids.size === users.length && !ids.has('me'),
@@ -50,14 +50,14 @@ describe.concurrent('GET /api/users/me', () => {
     needActor(context, 'owner')
     const owner = await readMe('owner')
     const exchange = await send({ as: 'owner', method: 'PATCH', path: '/api/users/me', json: { name: owner.name } })
-    expectMethodNotAllowed(exchange, ['GET'], 'PATCH /api/users/me is a 405 with Allow: GET (CONTRACT §4)')
+    expectMethodNotAllowed(exchange, ['GET'], 'PATCH /api/users/me is a 405 with Allow: GET (docs/contract.md §4)')
   })
 
   test('[core] DELETE /api/users/me is a 405 with Allow: GET', async (context) => {
     needWrites(context)
     const user = needDisposable(context, 'update')
     const exchange = await send({ as: user, method: 'DELETE', path: '/api/users/me' })
-    expectMethodNotAllowed(exchange, ['GET'], 'DELETE /api/users/me is a 405 with Allow: GET (CONTRACT §4)')
+    expectMethodNotAllowed(exchange, ['GET'], 'DELETE /api/users/me is a 405 with Allow: GET (docs/contract.md §4)')
   })
 })
 
@@ -70,8 +70,12 @@ describe.concurrent('GET /api/users/{id}', () => {
       const listed = (await listUsers(name, { limit: 100 })).items.find((user) => !disposable.has(user.id))
       if (!listed) return context.skip('the first page of the list holds only disposable users')
       const exchange = await send({ as: name, path: userPath(listed.id) })
-      expectStatus(exchange, 200, 'Owners, admins and viewers read any user of their organization (CONTRACT §3)')
-      const rule = 'GET /api/users/{id} answers the same user as the list (CONTRACT §4)'
+      expectStatus(
+        exchange,
+        200,
+        'Owners, admins and viewers read any user of their organization (docs/contract.md §3)',
+      )
+      const rule = 'GET /api/users/{id} answers the same user as the list (docs/contract.md §4)'
       const read = userOf(exchange)
       const differing = Object.keys(listed).filter(
         (key) => JSON.stringify(read[key as keyof typeof read]) !== JSON.stringify(listed[key as keyof typeof listed]),
@@ -90,12 +94,12 @@ describe.concurrent('GET /api/users/{id}', () => {
       needActor(context, name)
       const me = await readMe(name)
       const exchange = await send({ as: name, path: userPath(me.id) })
-      expectStatus(exchange, 200, 'Every role reads themselves by id (CONTRACT §3)')
+      expectStatus(exchange, 200, 'Every role reads themselves by id (docs/contract.md §3)')
       const same = JSON.stringify(userOf(exchange)) === JSON.stringify(me)
       expectRule(
         exchange,
         same,
-        'A user read by id is the same user as /me (CONTRACT §4)',
+        'A user read by id is the same user as /me (docs/contract.md §4)',
         `Received: ${exchange.response.text}\nExpected: ${JSON.stringify(me)}`,
       )
     })
@@ -109,7 +113,7 @@ describe.concurrent('GET /api/users/{id}', () => {
         exchange,
         404,
         'USER_NOT_FOUND',
-        'An id that does not exist is a 404 for every caller (CONTRACT §3)',
+        'An id that does not exist is a 404 for every caller (docs/contract.md §3)',
       )
     })
   }

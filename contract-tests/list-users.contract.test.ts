@@ -9,13 +9,13 @@ import { listPath, randomText, unmatchedSearch } from './support/user-paths.js'
 // CONTRACT §4, GET /api/users. Read-only, as the owner unless said otherwise. Other files change and
 // delete their disposable users meanwhile: comparisons of two readings use untilSteady.
 
-const NOT_LISTED = 'A rule of GET /api/users (CONTRACT §4)'
+const NOT_LISTED = 'A rule of GET /api/users (docs/contract.md §4)'
 
 describe.concurrent('the list and its parameters', () => {
   test('[core] GET /api/users answers 200 with a list of users', async (context) => {
     needActor(context, 'owner')
     const exchange = await send({ as: 'owner', path: '/api/users' })
-    expectStatus(exchange, 200, 'GET /api/users exists (CONTRACT §4)')
+    expectStatus(exchange, 200, 'GET /api/users exists (docs/contract.md §4)')
     expectRule(exchange, itemsOf(exchange).length > 0, NOT_LISTED, 'Received: no user, not even the caller')
   })
 
@@ -23,7 +23,7 @@ describe.concurrent('the list and its parameters', () => {
     needActor(context, 'owner')
     for (const limit of [1, 2]) {
       const exchange = await send({ as: 'owner', path: listPath({ limit }) })
-      expectStatus(exchange, 200, 'limit is a parameter of GET /api/users (CONTRACT §4)')
+      expectStatus(exchange, 200, 'limit is a parameter of GET /api/users (docs/contract.md §4)')
       const count = itemsOf(exchange).length
       expectRule(
         exchange,
@@ -38,11 +38,16 @@ describe.concurrent('the list and its parameters', () => {
     needActor(context, 'owner')
     const first = await send({ as: 'owner', path: listPath({ limit: 1, page: 1 }) })
     const second = await send({ as: 'owner', path: listPath({ limit: 1, page: 2 }) })
-    expectStatus(second, 200, 'page is a parameter of GET /api/users (CONTRACT §4)')
+    expectStatus(second, 200, 'page is a parameter of GET /api/users (docs/contract.md §4)')
     const [a] = itemsOf(first)
     const [b] = itemsOf(second)
     if (!b) return context.skip('the organization has a single user: there is no second page')
-    expectRule(second, a?.id !== b.id, 'page=2 answers the next users (CONTRACT §4)', `Received: ${b.id} on both pages`)
+    expectRule(
+      second,
+      a?.id !== b.id,
+      'page=2 answers the next users (docs/contract.md §4)',
+      `Received: ${b.id} on both pages`,
+    )
   })
 
   for (const role of ROLES) {
@@ -53,7 +58,7 @@ describe.concurrent('the list and its parameters', () => {
       expectRule(
         page.exchange,
         other === undefined,
-        'role filters on equality (CONTRACT §4)',
+        'role filters on equality (docs/contract.md §4)',
         `Received: ${other?.id} (${other?.role})`,
       )
     })
@@ -79,7 +84,7 @@ describe.concurrent('the list and its parameters', () => {
       expectRule(
         page.exchange,
         stray === undefined,
-        'search is a case-insensitive substring of name or email (CONTRACT §4)',
+        'search is a case-insensitive substring of name or email (docs/contract.md §4)',
         `Received: ${stray?.name} <${stray?.email}>`,
       )
     }
@@ -108,7 +113,7 @@ describe.concurrent('values out of range are a 400, never clamped', () => {
       expectValidationProblem(
         exchange,
         'query',
-        `${name}=${shown} is out of range: 400, never clamped (CONTRACT §4)`,
+        `${name}=${shown} is out of range: 400, never clamped (docs/contract.md §4)`,
         `/${name}`,
       )
     })
@@ -134,7 +139,7 @@ describe.concurrent('values out of range are a 400, never clamped', () => {
     expectValidationProblem(
       exchange,
       'query',
-      'The order of checks: validation (400) before permission (403) (CONTRACT §3)',
+      'The order of checks: validation (400) before permission (403) (docs/contract.md §3)',
     )
   })
 })
@@ -147,7 +152,7 @@ describe.concurrent('pages', () => {
     expectRule(
       exchange,
       holds,
-      'page defaults to 1 and limit to 20 (CONTRACT §4)',
+      'page defaults to 1 and limit to 20 (docs/contract.md §4)',
       `Received: ${items.length} users, meta ${JSON.stringify(meta)}`,
     )
   })
@@ -183,7 +188,7 @@ describe.concurrent('pages', () => {
       expectRule(
         answer.exchange,
         answer.items.length === 0,
-        'A page past the end is 200 with data [] (CONTRACT §4)',
+        'A page past the end is 200 with data [] (docs/contract.md §4)',
         `Received: ${answer.items.length} users`,
       )
     }
@@ -191,7 +196,7 @@ describe.concurrent('pages', () => {
 
   test('[profile] users are ordered by createdAt, then id, ascending, within and across pages', async (context) => {
     needActor(context, 'owner')
-    const rule = 'Order: createdAt ascending, then id ascending (CONTRACT §4)'
+    const rule = 'Order: createdAt ascending, then id ascending (docs/contract.md §4)'
     let previous: ApiUser | undefined
     let compared = 0
     for (const page of await walkAll({})) {
@@ -213,7 +218,7 @@ describe.concurrent('pages', () => {
     const last = pages.at(-1)
     if (!last) throw new Error('A walk reads at least one page.')
     const ids = pages.flatMap((page) => page.items.map((user) => user.id))
-    const rule = 'Pages are stable while nothing changes: disjoint and complete (CONTRACT §4)'
+    const rule = 'Pages are stable while nothing changes: disjoint and complete (docs/contract.md §4)'
     expectRule(last.exchange, new Set(ids).size === ids.length, rule, 'Received: a user on two pages')
     if (last.meta.page >= last.meta.totalPages) {
       expectRule(
@@ -234,7 +239,7 @@ describe.concurrent('pages', () => {
       expectRule(
         page.exchange,
         stray === undefined,
-        "The list holds only the caller's organization (CONTRACT §4)",
+        "The list holds only the caller's organization (docs/contract.md §4)",
         `Received: ${stray?.id} of ${stray?.organizationId}`,
       )
     }
@@ -252,7 +257,7 @@ describe.concurrent('filters', () => {
     expectRule(
       extra.exchange,
       same,
-      'Unknown query parameters are ignored (CONTRACT §4)',
+      'Unknown query parameters are ignored (docs/contract.md §4)',
       'Received: other users than without them',
     )
   })
@@ -266,7 +271,7 @@ describe.concurrent('filters', () => {
     expectRule(
       empty.exchange,
       idsOf(plain) === idsOf(empty),
-      'An empty search means no filter (CONTRACT §4)',
+      'An empty search means no filter (docs/contract.md §4)',
       `Received: total ${empty.meta.total}\nExpected: ${plain.meta.total}`,
     )
   })
@@ -283,7 +288,7 @@ describe.concurrent('filters', () => {
     }
     const sum = (pages: UserPage[]): number => pages.reduce((total, page) => total + page.meta.total, 0)
     const { all, byRole } = await untilSteady(read, (reading) => sum(reading.byRole) === reading.all.meta.total)
-    const rule = 'role filters on equality; every user has one of the four roles (CONTRACT §1, §4)'
+    const rule = 'role filters on equality; every user has one of the four roles (docs/contract.md §1, §4)'
     const totals = byRole.map((page, index) => `${ROLES[index]} ${page.meta.total}`).join(', ')
     expectRule(
       all.exchange,
@@ -305,7 +310,7 @@ async function walkAll(query: Record<string, string>): Promise<UserPage[]> {
 
 function expectArithmetic({ exchange, items, meta }: UserPage, page: number, limit: number): void {
   const rule =
-    'meta: the page and limit asked, totalPages = ceil(total / limit), the rest of the total on this page (CONTRACT §4)'
+    'meta: the page and limit asked, totalPages = ceil(total / limit), the rest of the total on this page (docs/contract.md §4)'
   const expectedItems = Math.max(0, Math.min(limit, meta.total - (page - 1) * limit))
   const holds =
     meta.page === page &&
@@ -322,7 +327,7 @@ function expectArithmetic({ exchange, items, meta }: UserPage, page: number, lim
 
 /** Walks the pages of a search (page is a core parameter; meta is not) until the user shows. */
 async function expectFoundBy(user: ApiUser, search: string): Promise<void> {
-  const rule = 'search is a case-insensitive substring of name or email (CONTRACT §4)'
+  const rule = 'search is a case-insensitive substring of name or email (docs/contract.md §4)'
   for (let page = 1; page <= 10; page += 1) {
     const { exchange, items } = await listItems('owner', { search, page })
     const stray = items.find((item) => !matches(item, search))

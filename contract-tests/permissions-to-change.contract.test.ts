@@ -91,7 +91,7 @@ const CASES: ChangeCase[] = [
 ]
 
 // Sequential: every case changes the same disposable user.
-describe('who may change and delete whom (CONTRACT §3)', () => {
+describe('who may change and delete whom (docs/contract.md §3)', () => {
   for (const check of CASES)
     test(`[profile] ${check.rule}`, async (context) => {
       const user = await prepare(context, check.by)
@@ -102,10 +102,10 @@ describe('who may change and delete whom (CONTRACT §3)', () => {
         check.change === 'DELETE'
           ? await send({ as, method: 'DELETE', path: userPath(user.id) })
           : await send({ as, method: 'PATCH', path: userPath(user.id), json: check.change })
-      const rule = `${check.rule.replace(/: \d+$/, '')} (CONTRACT §3)`
+      const rule = `${check.rule.replace(/: \d+$/, '')} (docs/contract.md §3)`
       if (check.expected === 403) {
         expectProblem(exchange, 403, 'FORBIDDEN', rule)
-        await expectUnchanged(before, 'A refused change changes nothing (CONTRACT §3)')
+        await expectUnchanged(before, 'A refused change changes nothing (docs/contract.md §3)')
         return
       }
       expectStatus(exchange, 200, rule)
@@ -114,7 +114,7 @@ describe('who may change and delete whom (CONTRACT §3)', () => {
       expectRule(
         exchange,
         changed,
-        'The 200 answers the user after the change (CONTRACT §4)',
+        'The 200 answers the user after the change (docs/contract.md §4)',
         `Received: ${JSON.stringify(after)}`,
       )
     })
@@ -133,7 +133,7 @@ describe('nobody sets their own role or status, even to the current value', () =
           exchange,
           403,
           'FORBIDDEN',
-          `Nobody changes their own ${key}, even to the current value (CONTRACT §3)`,
+          `Nobody changes their own ${key}, even to the current value (docs/contract.md §3)`,
         )
       })
     }
@@ -151,7 +151,7 @@ async function prepare(context: TestContext, by: ActorName | 'self'): Promise<Di
 
 async function promote(user: DisposableUser, role: Role): Promise<void> {
   const exchange = await send({ as: 'owner', method: 'PATCH', path: userPath(user.id), json: { role } })
-  expectStatus(exchange, 200, `Setting up: the owner makes the disposable user a ${role} (CONTRACT §3)`)
+  expectStatus(exchange, 200, `Setting up: the owner makes the disposable user a ${role} (docs/contract.md §3)`)
 }
 
 async function expectUnchanged(before: ApiUser, rule: string): Promise<void> {

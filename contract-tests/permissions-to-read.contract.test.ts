@@ -14,7 +14,7 @@ describe.concurrent('GET /api/users/me: every role', () => {
     test(`[core] the ${name} may read themselves: GET /api/users/me is 200`, async (context) => {
       needActor(context, name)
       const exchange = await send({ as: name, path: '/api/users/me' })
-      expectStatus(exchange, 200, 'Every role may call GET /api/users/me (CONTRACT §3)')
+      expectStatus(exchange, 200, 'Every role may call GET /api/users/me (docs/contract.md §3)')
     })
 })
 
@@ -23,13 +23,13 @@ describe.concurrent('GET /api/users: owners, admins and viewers, not bots', () =
     test(`[profile] the ${name} may list users: 200`, async (context) => {
       needActor(context, name)
       const exchange = await send({ as: name, path: '/api/users' })
-      expectStatus(exchange, 200, 'Owners, admins and viewers may list users (CONTRACT §3)')
+      expectStatus(exchange, 200, 'Owners, admins and viewers may list users (docs/contract.md §3)')
     })
 
   test('[profile] a bot may not list users: 403', async (context) => {
     needActor(context, 'bot')
     const exchange = await send({ as: 'bot', path: '/api/users' })
-    expectProblem(exchange, 403, 'FORBIDDEN', 'A bot may not list users (CONTRACT §3)')
+    expectProblem(exchange, 403, 'FORBIDDEN', 'A bot may not list users (docs/contract.md §3)')
   })
 })
 
@@ -41,7 +41,7 @@ describe.concurrent('GET /api/users/{id}: owners, admins and viewers anyone; bot
       const other = (await listUsers(name, { limit: 2 })).items.find((user) => user.id !== me.id)
       if (!other) return context.skip('the organization lists no other user')
       const exchange = await send({ as: name, path: userPath(other.id) })
-      expectStatus(exchange, 200, `A ${me.role} may read any user of their organization (CONTRACT §3)`)
+      expectStatus(exchange, 200, `A ${me.role} may read any user of their organization (docs/contract.md §3)`)
       expectRule(exchange, userOf(exchange).id === other.id, 'GET by id answers that user', 'Received: another user')
     })
 
@@ -50,7 +50,7 @@ describe.concurrent('GET /api/users/{id}: owners, admins and viewers anyone; bot
       needActor(context, name)
       const me = await readMe(name)
       const exchange = await send({ as: name, path: userPath(me.id) })
-      expectStatus(exchange, 200, 'Every role may read themselves by id (CONTRACT §3)')
+      expectStatus(exchange, 200, 'Every role may read themselves by id (docs/contract.md §3)')
       expectRule(exchange, userOf(exchange).id === me.id, 'GET by id answers that user', 'Received: another user')
     })
 
@@ -59,6 +59,6 @@ describe.concurrent('GET /api/users/{id}: owners, admins and viewers anyone; bot
     needActor(context, 'owner')
     const owner = await readMe('owner')
     const exchange = await send({ as: 'bot', path: userPath(owner.id) })
-    expectProblem(exchange, 403, 'FORBIDDEN', 'A bot may read only itself (CONTRACT §3)')
+    expectProblem(exchange, 403, 'FORBIDDEN', 'A bot may read only itself (docs/contract.md §3)')
   })
 })

@@ -9,7 +9,7 @@ import { unknownUserId, userPath } from './support/user-paths.js'
 // CONTRACT §3: a user id of another organization, or one that does not exist, is a 404 for every
 // caller, also where the role would not allow the operation anyway. Existence never leaks.
 
-const NOT_FOUND = 'The users of another organization do not exist for the caller: 404, never 403 (CONTRACT §3)'
+const NOT_FOUND = 'The users of another organization do not exist for the caller: 404, never 403 (docs/contract.md §3)'
 
 describe.concurrent('ids of another organization are a 404', () => {
   test("[profile] the outsider gets a 404 for GET of the first organization's owner", async (context) => {
@@ -48,9 +48,19 @@ describe.concurrent('ids of another organization are a 404', () => {
       needActor(context, name)
       const id = unknownUserId()
       const patch = await send({ as: name, method: 'PATCH', path: userPath(id), json: { role: 'CLIENT_ADMIN' } })
-      expectProblem(patch, 404, 'USER_NOT_FOUND', 'An id that does not exist is a 404 for every caller (CONTRACT §3)')
+      expectProblem(
+        patch,
+        404,
+        'USER_NOT_FOUND',
+        'An id that does not exist is a 404 for every caller (docs/contract.md §3)',
+      )
       const remove = await send({ as: name, method: 'DELETE', path: userPath(id) })
-      expectProblem(remove, 404, 'USER_NOT_FOUND', 'An id that does not exist is a 404 for every caller (CONTRACT §3)')
+      expectProblem(
+        remove,
+        404,
+        'USER_NOT_FOUND',
+        'An id that does not exist is a 404 for every caller (docs/contract.md §3)',
+      )
     })
   }
 })
@@ -98,7 +108,7 @@ describe.concurrent("lists hold only the caller's organization", () => {
     expectRule(
       page.exchange,
       leaked === undefined,
-      "A list holds only the caller's organization (CONTRACT §4)",
+      "A list holds only the caller's organization (docs/contract.md §4)",
       `Received: ${leaked?.id}`,
     )
   })
@@ -108,7 +118,7 @@ describe.concurrent("lists hold only the caller's organization", () => {
     needActor(context, 'outsider')
     const [owner, outsider] = await Promise.all([readMe('owner'), readMe('outsider')])
     if (outsider.role === 'BOT_USER') return context.skip('the outsider is a bot, which may not list')
-    const rule = "A list holds only the caller's organization (CONTRACT §4)"
+    const rule = "A list holds only the caller's organization (docs/contract.md §4)"
     for (const page of await walkUsers('outsider', { limit: 100 }, 3)) {
       const leaked = page.items.find(
         (user) => user.organizationId === owner.organizationId || user.organizationId !== outsider.organizationId,

@@ -17,28 +17,33 @@ import { userPath } from './support/user-paths.js'
 describe('name, role and status are the updatable attributes', () => {
   test('[core] PATCH sets the name of a user: 200, and the user sees the new name', async (context) => {
     const user = await prepare(context)
-    expectStatus(await patch(user, { name: 'Renamed By Owner' }), 200, 'PATCH sets name (CONTRACT §4)')
+    expectStatus(await patch(user, { name: 'Renamed By Owner' }), 200, 'PATCH sets name (docs/contract.md §4)')
     const me = await send({ as: user, path: '/api/users/me' })
     expectRule(
       me,
       userOf(me).name === 'Renamed By Owner',
-      'PATCH sets name (CONTRACT §4)',
+      'PATCH sets name (docs/contract.md §4)',
       `Received: ${userOf(me).name}`,
     )
   })
 
   test('[core] PATCH sets the role of a user: 200, and the user has the new role', async (context) => {
     const user = await prepare(context)
-    expectStatus(await patch(user, { role: 'CLIENT_ADMIN' }), 200, 'PATCH sets role (CONTRACT §4)')
+    expectStatus(await patch(user, { role: 'CLIENT_ADMIN' }), 200, 'PATCH sets role (docs/contract.md §4)')
     const me = await send({ as: user, path: '/api/users/me' })
-    expectRule(me, userOf(me).role === 'CLIENT_ADMIN', 'PATCH sets role (CONTRACT §4)', `Received: ${userOf(me).role}`)
+    expectRule(
+      me,
+      userOf(me).role === 'CLIENT_ADMIN',
+      'PATCH sets role (docs/contract.md §4)',
+      `Received: ${userOf(me).role}`,
+    )
   })
 
   test('[core] PATCH sets the status of a user: 200, and the token of a SUSPENDED user is refused', async (context) => {
     const user = await prepare(context)
-    expectStatus(await patch(user, { status: 'SUSPENDED' }), 200, 'PATCH sets status (CONTRACT §1, §4)')
+    expectStatus(await patch(user, { status: 'SUSPENDED' }), 200, 'PATCH sets status (docs/contract.md §1, §4)')
     const me = await send({ as: user, path: '/api/users/me' })
-    expectUnauthenticated(me, true, "A SUSPENDED user's token is a 401 (CONTRACT §2)")
+    expectUnauthenticated(me, true, "A SUSPENDED user's token is a 401 (docs/contract.md §2)")
   })
 })
 
@@ -70,7 +75,7 @@ describe('the body is validated: 400 with errors, and nothing changes', () => {
       const user = await prepare(context)
       const before = await readUser('owner', user.id)
       const exchange = await send({ as: 'owner', method: 'PATCH', path: userPath(user.id), body, headers: JSON_TYPE })
-      expectValidationProblem(exchange, 'body', `A PATCH with ${label} is a 400 (CONTRACT §4)`)
+      expectValidationProblem(exchange, 'body', `A PATCH with ${label} is a 400 (docs/contract.md §4)`)
       await expectUnchanged(before)
     })
   }
@@ -82,7 +87,7 @@ describe('the body is validated: 400 with errors, and nothing changes', () => {
     expectValidationProblem(
       exchange,
       'body',
-      'The order of checks: validation (400) before permission (403) (CONTRACT §3)',
+      'The order of checks: validation (400) before permission (403) (docs/contract.md §3)',
     )
   })
 
@@ -90,11 +95,11 @@ describe('the body is validated: 400 with errors, and nothing changes', () => {
     const user = await prepare(context)
     const name = 'n'.repeat(100)
     const exchange = await patch(user, { name: `  ${name}\t` })
-    expectStatus(exchange, 200, 'A name is 1–100 characters after trimming (CONTRACT §1)')
+    expectStatus(exchange, 200, 'A name is 1–100 characters after trimming (docs/contract.md §1)')
     expectRule(
       exchange,
       userOf(exchange).name === name,
-      'Names are stored trimmed (CONTRACT §1)',
+      'Names are stored trimmed (docs/contract.md §1)',
       `Received: ${JSON.stringify(userOf(exchange).name)}`,
     )
   })
@@ -103,11 +108,11 @@ describe('the body is validated: 400 with errors, and nothing changes', () => {
     const user = await prepare(context)
     const name = ASTRAL.repeat(100)
     const exchange = await patch(user, { name })
-    expectStatus(exchange, 200, 'A name is 1–100 Unicode code points (CONTRACT §1)')
+    expectStatus(exchange, 200, 'A name is 1–100 Unicode code points (docs/contract.md §1)')
     expectRule(
       exchange,
       userOf(exchange).name === name,
-      'A name is stored as sent, trimmed (CONTRACT §1)',
+      'A name is stored as sent, trimmed (docs/contract.md §1)',
       `Received: ${userOf(exchange).name}`,
     )
   })
@@ -130,7 +135,7 @@ describe('the body is JSON: anything else is a 415', () => {
         await sendIt(user),
         415,
         'UNSUPPORTED_MEDIA_TYPE',
-        `A body sent with ${label} is a 415 (CONTRACT §4)`,
+        `A body sent with ${label} is a 415 (docs/contract.md §4)`,
       )
       await expectUnchanged(before)
     })
@@ -139,11 +144,11 @@ describe('the body is JSON: anything else is a 415', () => {
   test('[profile] Content-Type: application/json; charset=utf-8 is accepted', async (context) => {
     const user = await prepare(context)
     const exchange = await sendAs(user, 'application/json; charset=utf-8')
-    expectStatus(exchange, 200, 'Parameters such as charset are fine (CONTRACT §4)')
+    expectStatus(exchange, 200, 'Parameters such as charset are fine (docs/contract.md §4)')
     expectRule(
       exchange,
       userOf(exchange).name === 'Renamed With Charset',
-      'PATCH sets name (CONTRACT §4)',
+      'PATCH sets name (docs/contract.md §4)',
       `Received: ${userOf(exchange).name}`,
     )
   })
@@ -153,8 +158,8 @@ describe('what a PATCH changes', () => {
   test('[profile] a name with white space around it is stored trimmed', async (context) => {
     const user = await prepare(context)
     const exchange = await patch(user, { name: ' \t Trimmed Name \n ' })
-    expectStatus(exchange, 200, 'A name with white space around it is valid (CONTRACT §1)')
-    const rule = 'Names are stored trimmed (CONTRACT §1)'
+    expectStatus(exchange, 200, 'A name with white space around it is valid (docs/contract.md §1)')
+    const rule = 'Names are stored trimmed (docs/contract.md §1)'
     expectRule(
       exchange,
       userOf(exchange).name === 'Trimmed Name',
@@ -170,11 +175,11 @@ describe('what a PATCH changes', () => {
     const before = await readUser('owner', user.id)
     await sleep(5) // so that a wrongly moved updatedAt would show
     const exchange = await patch(user, { name: before.name, role: before.role, status: before.status })
-    expectStatus(exchange, 200, 'Setting a field to the value it has is allowed (CONTRACT §4)')
+    expectStatus(exchange, 200, 'Setting a field to the value it has is allowed (docs/contract.md §4)')
     expectSameUpdatedAt(
       exchange,
       before,
-      'Setting a field to the value it has changes nothing: updatedAt stays (CONTRACT §4)',
+      'Setting a field to the value it has changes nothing: updatedAt stays (docs/contract.md §4)',
     )
   })
 
@@ -183,8 +188,8 @@ describe('what a PATCH changes', () => {
     const before = await readUser('owner', user.id)
     await sleep(5)
     const exchange = await patch(user, { name: `  ${before.name}\t` })
-    expectStatus(exchange, 200, 'A name with white space around it is valid (CONTRACT §1)')
-    const rule = 'A name that differs only by surrounding white space is a no-op (CONTRACT §4)'
+    expectStatus(exchange, 200, 'A name with white space around it is valid (docs/contract.md §1)')
+    const rule = 'A name that differs only by surrounding white space is a no-op (docs/contract.md §4)'
     expectRule(
       exchange,
       userOf(exchange).name === before.name,
@@ -199,9 +204,9 @@ describe('what a PATCH changes', () => {
     const before = await readUser('owner', user.id)
     await sleep(5) // updatedAt has millisecond precision: make sure a millisecond passed
     const exchange = await patch(user, { name: `${before.name} Changed` })
-    expectStatus(exchange, 200, 'PATCH sets name (CONTRACT §4)')
+    expectStatus(exchange, 200, 'PATCH sets name (docs/contract.md §4)')
     const after = userOf(exchange)
-    const rule = 'updatedAt moves on every PATCH that changes a field; createdAt never changes (CONTRACT §1)'
+    const rule = 'updatedAt moves on every PATCH that changes a field; createdAt never changes (docs/contract.md §1)'
     const moved = Date.parse(after.updatedAt) > Date.parse(before.updatedAt)
     expectRule(exchange, moved, rule, `Received: updatedAt ${after.updatedAt}\nBefore:   ${before.updatedAt}`)
     expectRule(
@@ -213,7 +218,7 @@ describe('what a PATCH changes', () => {
     expectRule(
       exchange,
       Date.parse(after.updatedAt) >= Date.parse(after.createdAt),
-      'updatedAt >= createdAt (CONTRACT §1)',
+      'updatedAt >= createdAt (docs/contract.md §1)',
       `Received: ${after.updatedAt} < ${after.createdAt}`,
     )
   })
@@ -222,11 +227,11 @@ describe('what a PATCH changes', () => {
     const user = await prepare(context)
     for (const status of ['SUSPENDED', 'ACTIVE']) {
       const exchange = await patch(user, { status })
-      expectStatus(exchange, 200, 'ACTIVE and SUSPENDED change freely into each other (CONTRACT §4)')
+      expectStatus(exchange, 200, 'ACTIVE and SUSPENDED change freely into each other (docs/contract.md §4)')
       expectRule(
         exchange,
         userOf(exchange).status === status,
-        'PATCH sets status (CONTRACT §4)',
+        'PATCH sets status (docs/contract.md §4)',
         `Received: ${userOf(exchange).status}`,
       )
     }
@@ -235,10 +240,10 @@ describe('what a PATCH changes', () => {
   test('[profile] a SUSPENDED user is still listed, with their status', async (context) => {
     const user = await prepare(context)
     const before = await readUser('owner', user.id)
-    expectStatus(await patch(user, { status: 'SUSPENDED' }), 200, 'An owner may suspend a user (CONTRACT §3)')
+    expectStatus(await patch(user, { status: 'SUSPENDED' }), 200, 'An owner may suspend a user (docs/contract.md §3)')
     const page = await listUsers('owner', { search: before.email })
     const listed = page.items.find((item) => item.id === user.id)
-    const rule = 'The list holds users of every status (CONTRACT §4)'
+    const rule = 'The list holds users of every status (docs/contract.md §4)'
     expectRule(
       page.exchange,
       listed?.status === 'SUSPENDED',
@@ -250,10 +255,10 @@ describe('what a PATCH changes', () => {
   test('[profile] the 200 answers the user after the change, and a GET agrees', async (context) => {
     const user = await prepare(context)
     const exchange = await patch(user, { name: 'Answered After Change', role: 'BOT_USER' })
-    expectStatus(exchange, 200, 'PATCH sets name and role (CONTRACT §4)')
+    expectStatus(exchange, 200, 'PATCH sets name and role (docs/contract.md §4)')
     const answered = userOf(exchange)
     const read = await readUser('owner', user.id)
-    const rule = 'The 200 is the user after the change (CONTRACT §4)'
+    const rule = 'The 200 is the user after the change (docs/contract.md §4)'
     const holds =
       answered.name === 'Answered After Change' &&
       answered.role === 'BOT_USER' &&
@@ -280,7 +285,7 @@ describe('the state rule', () => {
       exchange,
       409,
       'INVALID_TRANSITION',
-      'The status of an INVITED user cannot be changed through PATCH (CONTRACT §4)',
+      'The status of an INVITED user cannot be changed through PATCH (docs/contract.md §4)',
     )
   })
 })
@@ -312,13 +317,13 @@ function sendAs(user: DisposableUser, contentType: string): Promise<Exchange> {
 
 async function expectUnchanged(before: ApiUser): Promise<void> {
   const exchange = await send({ as: 'owner', path: userPath(before.id) })
-  expectStatus(exchange, 200, 'A refused PATCH changes nothing (CONTRACT §4)')
+  expectStatus(exchange, 200, 'A refused PATCH changes nothing (docs/contract.md §4)')
   const after = userOf(exchange)
   const same = JSON.stringify(after) === JSON.stringify(before)
   expectRule(
     exchange,
     same,
-    'A refused PATCH changes nothing (CONTRACT §4)',
+    'A refused PATCH changes nothing (docs/contract.md §4)',
     `Received: ${JSON.stringify(after)}\nBefore:   ${JSON.stringify(before)}`,
   )
 }

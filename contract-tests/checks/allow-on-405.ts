@@ -9,7 +9,7 @@ const HTTP_OWN_METHODS = ['HEAD', 'OPTIONS']
 
 export const allowOn405 = defineCheck({
   name: 'allow-on-405',
-  rule: "A 405 carries Allow, a list of methods without the request's own; on /api/users/me exactly GET (CONTRACT §4)",
+  rule: "A 405 carries Allow, a list of methods without the request's own; on /api/users/me exactly GET (docs/contract.md §4)",
   layer: 'core',
   verify(exchange) {
     const { request, response } = exchange

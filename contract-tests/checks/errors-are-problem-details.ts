@@ -4,7 +4,7 @@ import { defineCheck } from './define-check.js'
 
 export const errorsAreProblemDetails = defineCheck({
   name: 'errors-are-problem-details',
-  rule: 'Every 4xx/5xx response is application/problem+json whose status equals the HTTP status (CONTRACT §5)',
+  rule: 'Every 4xx/5xx response is application/problem+json whose status equals the HTTP status (docs/contract.md §5)',
   layer: 'profile',
   verify(exchange) {
     const { response } = exchange

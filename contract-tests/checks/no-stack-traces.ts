@@ -16,7 +16,7 @@ const STACK_TRACE_MARKS = [
 
 export const noStackTraces = defineCheck({
   name: 'no-stack-traces',
-  rule: 'An error body never carries a stack trace (CONTRACT §5: a 500 is INTERNAL, with no stack trace)',
+  rule: 'An error body never carries a stack trace (docs/contract.md §5: a 500 is INTERNAL, with no stack trace)',
   layer: 'profile',
   verify({ response }) {
     if (response.status < 400) return undefined

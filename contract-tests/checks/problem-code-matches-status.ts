@@ -24,7 +24,7 @@ const ISSUE_PLACES = ['body', 'query', 'path', 'header']
 
 export const problemCodeMatchesStatus = defineCheck({
   name: 'problem-code-matches-status',
-  rule: 'A problem carries the code of its status, a detail and a title, and errors on a 400 only (CONTRACT §5)',
+  rule: 'A problem carries the code of its status, a detail and a title, and errors on a 400 only (docs/contract.md §5)',
   layer: 'profile',
   verify(exchange) {
     const { response, operation } = exchange
@@ -34,7 +34,7 @@ export const problemCodeMatchesStatus = defineCheck({
     // CONTRACT §4: a route the document does not have is NOT_FOUND; a user that does not exist, USER_NOT_FOUND.
     const code = response.status === 404 && !operation ? 'NOT_FOUND' : CODES[response.status]
     if (code === undefined) {
-      return `Received: ${response.status} (code ${describeValue(problem.code)})\nDocumented: the statuses of CONTRACT §5: ${Object.keys(CODES).join(', ')}`
+      return `Received: ${response.status} (code ${describeValue(problem.code)})\nDocumented: the statuses of docs/contract.md §5: ${Object.keys(CODES).join(', ')}`
     }
     if (problem.code !== code)
       return `Received: code ${describeValue(problem.code)} on a ${response.status}\nDocumented: ${code}`

@@ -7,7 +7,7 @@ const IMF_FIXDATE =
 
 export const retryAfterOn429 = defineCheck({
   name: 'retry-after-on-429',
-  rule: 'A 429 carries Retry-After, in seconds or as an HTTP date (CONTRACT §5)',
+  rule: 'A 429 carries Retry-After, in seconds or as an HTTP date (docs/contract.md §5)',
   layer: 'profile',
   verify({ response }) {
     if (response.status !== 429) return undefined

@@ -27,7 +27,7 @@ export const statusIsDocumented = defineCheck({
     if (HTTP_OWN_METHODS.includes(method) || UNDOCUMENTED_ROUTE_STATUSES.includes(response.status)) return undefined
     return (
       `Received: ${response.status} from ${method} ${pathnameOf(request)}, which the document does not have\n` +
-      `Documented: 401, 404 (unknown route) or 405 (other method on a documented path), CONTRACT §3 and §4`
+      `Documented: 401, 404 (unknown route) or 405 (other method on a documented path), docs/contract.md §3 and §4`
     )
   },
 })

@@ -4,7 +4,7 @@ import { defineCheck } from './define-check.js'
 
 export const successIsADataEnvelope = defineCheck({
   name: 'success-is-a-data-envelope',
-  rule: 'A success body is a JSON object with the key data, and the list also meta (CONTRACT §4; core for /api/users/me)',
+  rule: 'A success body is a JSON object with the key data, and the list also meta (docs/contract.md §4; core for /api/users/me)',
   layer: 'core',
   verify(exchange, { layer }) {
     const { response } = exchange

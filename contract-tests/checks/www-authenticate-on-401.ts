@@ -6,7 +6,7 @@ const INVALID_TOKEN = /(?:^|[\s,])error\s*=\s*(?:"invalid_token"|invalid_token)(
 
 export const wwwAuthenticateOn401 = defineCheck({
   name: 'www-authenticate-on-401',
-  rule: 'A 401 carries WWW-Authenticate: Bearer, with error="invalid_token" exactly when a non-empty Bearer token was refused (CONTRACT §2)',
+  rule: 'A 401 carries WWW-Authenticate: Bearer, with error="invalid_token" exactly when a non-empty Bearer token was refused (docs/contract.md §2)',
   layer: 'core',
   verify({ request, response }) {
     if (response.status !== 401) return undefined

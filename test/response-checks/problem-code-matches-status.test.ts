@@ -48,7 +48,7 @@ describe('problem-code-matches-status: the table of CONTRACT §5', () => {
     const message = verify(problemOn('/api/users/usr_x', status, 'VALIDATION_FAILED'))
     expect(message).toContain(`Received: ${status} (code "VALIDATION_FAILED")`)
     expect(message).toContain(
-      'Documented: the statuses of CONTRACT §5: 400, 401, 403, 404, 405, 409, 413, 415, 429, 500, 503',
+      'Documented: the statuses of docs/contract.md §5: 400, 401, 403, 404, 405, 409, 413, 415, 429, 500, 503',
     )
   })
 })
