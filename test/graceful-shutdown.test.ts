@@ -19,7 +19,7 @@ const DELAY = 'delay=3000'
 beforeAll(buildCliOnce, 120_000)
 afterEach(killRunningClis)
 
-/** Lines the mock logged for requests it began (its info-level log, JSON lines on a pipe). */
+/** Lines the mock logged for requests it began (its debug-level log, JSON lines on a pipe). */
 function begunRequests(mock: StartedCli): number {
   return mock
     .output()
@@ -58,8 +58,8 @@ function inFlightRequest(index: number, disposableIds: string[]): ApiRequest {
 }
 
 test('SIGTERM under load: the requests in flight are answered, new connections are refused, exit code 0 within 10 s', async () => {
-  // Not --quiet: the info-level log says which requests the mock has begun.
-  const mock = await startCli()
+  // At debug level the log says which requests the mock has begun.
+  const mock = await startCli(['--log-level', 'debug'])
   const target = (await (
     await fetch(`${mock.url}/__mock/target?disposable=${IN_FLIGHT}`, { method: 'POST' })
   ).json()) as {

@@ -1,5 +1,5 @@
-import type { FastifyServerOptions } from 'fastify'
 import { createMockApp, serverUrl } from '../server/start-mock.js'
+import { loggerOptions } from '../server/request-log.js'
 import { formatBanner } from './mock-banner.js'
 import { CONTROL_TOKEN_ENV, isLoopbackHost, MOCK_USAGE, parseMockArgs, type MockArgs } from './parse-mock-args.js'
 import { readCommandArgs } from './read-command-args.js'
@@ -12,7 +12,7 @@ export async function runMockCommand(args: string[]): Promise<number | undefined
   try {
     const { app, state, loadedStateFile } = await createMockApp({
       ...options,
-      logger: loggerOptions(options.quiet),
+      logger: loggerOptions({ level: options.logLevel, terminal: process.stdout.isTTY === true }),
     })
     await app.listen({ port: options.port, host: options.host })
     // Before the banner: whoever reads it as "ready" may send SIGTERM at once, and without a handler
@@ -33,17 +33,6 @@ export async function runMockCommand(args: string[]): Promise<number | undefined
   } catch (error) {
     console.error(`users-api-kit mock: cannot start.\n${describeStartError(error, options)}`)
     return 2
-  }
-}
-
-/** Pretty logs for people at a terminal, JSON lines for machines; never a token (RFC 6750 secrets). */
-function loggerOptions(quiet: boolean): FastifyServerOptions['logger'] {
-  return {
-    level: quiet ? 'warn' : 'info',
-    redact: { paths: ['req.headers.authorization'], censor: '[redacted]' },
-    ...(process.stdout.isTTY
-      ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' } } }
-      : {}),
   }
 }
 

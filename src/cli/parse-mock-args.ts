@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util'
+import { LOG_LEVELS, type LogLevel } from '../server/request-log.js'
 import { MOCK_DEFAULTS, type StartMockOptions } from '../server/start-mock.js'
 import { parseIntegerOption } from './parse-integer-option.js'
 
@@ -21,7 +22,8 @@ Usage: users-api-kit mock [options]
                       USERS_API_KIT_CONTROL_TOKEN); do so whenever --host opens the mock to a network
   --state-file FILE   Keep the state in FILE across restarts: loaded at start if it exists,
                       rewritten (atomically) after every change
-  --quiet             No request logs (the banner and warnings stay)
+  --log-level LEVEL   debug, info (default: one line a request), warn, error or silent
+  --quiet             No request logs: --log-level warn (the banner and warnings stay)
   -h, --help          This help
 
 Per request: "Prefer: code=404" answers that documented error; "Prefer: delay=500" waits 500 ms.
@@ -33,7 +35,7 @@ export const CONTROL_TOKEN_ENV = 'USERS_API_KIT_CONTROL_TOKEN'
 export interface MockArgs extends StartMockOptions {
   port: number
   host: string
-  quiet: boolean
+  logLevel: LogLevel
   help: boolean
 }
 
@@ -53,6 +55,7 @@ export function parseMockArgs(args: string[], env: NodeJS.ProcessEnv = process.e
       'fail-rate': { type: 'string' },
       cors: { type: 'string' },
       'no-cors': { type: 'boolean' },
+      'log-level': { type: 'string' },
       'control-token': { type: 'string' },
       'state-file': { type: 'string' },
       quiet: { type: 'boolean' },
@@ -64,7 +67,7 @@ export function parseMockArgs(args: string[], env: NodeJS.ProcessEnv = process.e
     host: values.host ?? MOCK_DEFAULTS.host,
     seed: integer('--seed', values.seed, MOCK_DEFAULTS.seed, 0, 2 ** 32 - 1),
     users: integer('--users', values.users, MOCK_DEFAULTS.users, 0, 1_000_000),
-    quiet: values.quiet ?? false,
+    logLevel: logLevel(values['log-level'], values.quiet ?? false),
     help: values.help ?? false,
     cors: values['no-cors']
       ? false
@@ -118,4 +121,12 @@ function rate(raw: string): number {
  */
 export function isLoopbackHost(host: string): boolean {
   return host === 'localhost' || host === '::1' || host.startsWith('127.')
+}
+
+function logLevel(value: string | undefined, quiet: boolean): LogLevel {
+  if (value === undefined) return quiet ? 'warn' : 'info'
+  if (!(LOG_LEVELS as readonly string[]).includes(value)) {
+    throw new Error(`--log-level must be one of ${LOG_LEVELS.join(', ')}, not ${JSON.stringify(value)}.`)
+  }
+  return value as LogLevel
 }

@@ -20,4 +20,6 @@ export interface EngineResponse {
   headers: Record<string, string>
   /** The body's text, undefined for none (204, HEAD). */
   body?: string | undefined
+  /** The authenticated caller's role, for a transport's logs; never sent. */
+  role?: string | undefined
 }

@@ -39,12 +39,14 @@ export function createEngine(options: EngineOptions): Engine {
   const conditions = options.conditions ?? {}
 
   return async function handleRequest(request) {
+    let role: string | undefined
     try {
       const { path, searchParams } = splitTarget(request.url)
       const segments = decodeSegments(path)
       assertUnderApi(request.method, path, segments) //                    404 outside the users API
       const store = options.store()
       const caller = authenticate(request.headers['authorization'], store) // 401
+      role = caller.role
       await delayAsAsked(request.headers['prefer'], conditions) //         Prefer: delay, --latency
       const match: RouteMatch = route(request.method, segments) //        404, 405 with Allow
       failAsAsked(request.headers['prefer'], conditions, match.operation.errorStatuses) // Prefer: code, --fail-rate
@@ -53,12 +55,12 @@ export function createEngine(options: EngineOptions): Engine {
       const valid = validateRequest(match, searchParams, body) //          400
       const handler = handlers.get(match.operation.operationId) as OperationHandler
       const result = handler({ ...valid, store, caller }) //               404, 403, 409 (the domain), then the change
-      return answer(request.method, result.status, result.body)
+      return { ...answer(request.method, result.status, result.body), role }
     } catch (error) {
       const appError = toAppError(error)
       if (appError.code === 'INTERNAL') options.onUnexpectedError?.(appError.details.cause ?? error)
       const response = toProblemResponse(appError)
-      return request.method === 'HEAD' ? { ...response, body: undefined } : response
+      return { ...response, role, ...(request.method === 'HEAD' ? { body: undefined } : {}) }
     }
   }
 }

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { EngineRequest } from '../engine/engine-request.js'
 import type { UsersApiMock } from '../mock-instance/create-users-api-mock.js'
 import { BODY_LIMIT } from '../spec/contract-limits.js'
+import { rememberRole } from './request-log.js'
 
 /**
  * The Fastify transport of the engine: the request as it arrived (method, target, headers, body
@@ -19,6 +20,7 @@ export function createEngineRoute(mock: UsersApiMock) {
       body: await readBody(request.raw),
     }
     const response = await mock.handle(engineRequest)
+    rememberRole(request, response.role)
     reply.code(response.status).headers(response.headers)
     return response.body === undefined ? reply.send() : reply.send(response.body)
   }
