@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { didYouMean } from './did-you-mean.js'
 import { readVersion } from './read-version.js'
 
 const USAGE = `users-api-kit — mock, contract suite and fuzzer for the users API
@@ -37,7 +38,9 @@ async function main(argv: string[]): Promise<number | undefined> {
   }
   const load = COMMANDS[command]
   if (!load) {
-    console.error(`users-api-kit: unknown command "${command}".\n\n${USAGE}`)
+    const suggestion = didYouMean(command, Object.keys(COMMANDS))
+    const hint = suggestion === undefined ? '' : ` Did you mean "${suggestion}"?`
+    console.error(`users-api-kit: unknown command "${command}".${hint}\n\n${USAGE}`)
     return 2
   }
   return (await load())(args)

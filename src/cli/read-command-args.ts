@@ -1,3 +1,5 @@
+import { didYouMean } from './did-you-mean.js'
+
 /**
  * The start every command shares: its flags parsed, or the exit code when there is nothing more to do:
  * 0 after `--help` printed the usage, 2 after a bad flag (the message, and where to read more).
@@ -16,10 +18,22 @@ export function readCommandArgs<T extends { help: boolean }>(
   try {
     options = parse(args)
   } catch (error) {
-    console.error(`users-api-kit ${command}: ${(error as Error).message}\nSee: users-api-kit ${command} --help`)
+    const message = (error as Error).message
+    console.error(
+      `users-api-kit ${command}: ${message}${suggestFlag(message, usage)}\nSee: users-api-kit ${command} --help`,
+    )
     return 2
   }
   if (!options.help) return options
   console.log(usage)
   return 0
+}
+
+/** For node's "Unknown option '--prot'": the flag of the usage text closest to it. */
+function suggestFlag(message: string, usage: string): string {
+  const typed = /Unknown option '(--?[^']+)'/.exec(message)?.[1]
+  if (typed === undefined) return ''
+  const flags = [...new Set(usage.match(/--[a-z][a-z-]*/g) ?? [])]
+  const suggestion = didYouMean(typed, flags)
+  return suggestion === undefined ? '' : `${message.endsWith('.') ? '' : '.'} Did you mean ${suggestion}?`
 }
