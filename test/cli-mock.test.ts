@@ -1,3 +1,6 @@
+import { mkdtemp, readdir, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, test } from 'vitest'
 import type { MockState } from '../src/domain/mock-state.js'
 import {
@@ -62,6 +65,36 @@ describe('users-api-kit mock', () => {
     const result = await runCli(['mock', '--port', '0', '--fixtures', '/nonexistent.json'])
     expect(result.exitCode).toBe(2)
     expect(result.stderr).toContain('/nonexistent.json')
+  })
+
+  test('a start that fails (the port is in use) writes no state file', async () => {
+    const { createServer } = await import('node:net')
+    const taken = createServer()
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve))
+    const port = (taken.address() as { port: number }).port
+    const directory = await mkdtemp(join(tmpdir(), 'users-api-kit-port-'))
+    try {
+      const result = await runCli(['mock', '--port', String(port), '--state-file', join(directory, 'state.json')])
+      expect(result.exitCode).toBe(2)
+      expect(result.stderr).toContain(`Port ${port} is in use`)
+      expect(await readdir(directory)).toEqual([])
+    } finally {
+      taken.close()
+    }
+  })
+
+  test('a saved state given as --fixtures loads exactly: no fake users on top of it', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'users-api-kit-scenario-'))
+    const scenario = join(directory, 'scenario.json')
+    const saved = await startCli(['--users', '2'])
+    const state = (await (await fetch(`${saved.url}/__mock/state`)).json()) as { users: unknown[] }
+    await writeFile(scenario, JSON.stringify(state))
+    const restored = await startCli(['--fixtures', scenario])
+    expect(restored.banner).toContain(`${state.users.length} users (${scenario})`)
+    const again = (await (await fetch(`${restored.url}/__mock/state`)).json()) as { users: unknown[] }
+    expect(again.users).toHaveLength(state.users.length)
+    const withFakes = await startCli(['--fixtures', scenario, '--users', '1'])
+    expect(withFakes.banner).toContain('1 fake users per organization')
   })
 
   test('an unknown option: exit code 2 and a pointer to --help', async () => {

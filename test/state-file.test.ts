@@ -53,7 +53,7 @@ function rename(mock: MockApp, id: string, name: string) {
 }
 
 describe('--state-file', () => {
-  test('a new file starts from the seed and is written at once', async () => {
+  test('a new file starts from the seed (written once the mock listens, and at its close)', async () => {
     const mock = await start()
     expect(mock.loadedStateFile).toBe(false)
     await mock.app.close()
@@ -127,6 +127,8 @@ describe('--state-file', () => {
 
   test('a change is a new file (a rename over the old one): what the test above relies on', async () => {
     const viewer = await namedUser('viewer-token')
+    // A new file is written once the mock listens or closes: closed here, so that it exists.
+    await (await start()).app.close()
     const mock = await start()
     const before = await stat(stateFile)
     await rename(mock, viewer.id, 'A Real Change')

@@ -1,4 +1,5 @@
 import type { MockState } from '../domain/mock-state.js'
+import { usersPerOrganization } from '../server/start-mock.js'
 import type { MockArgs } from './parse-mock-args.js'
 
 interface BannerInput {
@@ -17,9 +18,12 @@ export function formatBanner({ url, options, current, loadedStateFile }: BannerI
   const withTokens = current.users.filter((user) => user.token !== undefined)
   const owner = withTokens.find((user) => user.role === 'CLIENT_OWNER' && user.status === 'ACTIVE')
   const named = withTokens.map((user) => user.token ?? '').filter((token) => !token.startsWith('tok_'))
+  const fakes = usersPerOrganization(options)
   const origin = loadedStateFile
     ? `loaded from ${options.stateFile}`
-    : `seed ${options.seed}, ${options.users} fake users per organization`
+    : options.fixtures !== undefined
+      ? `${options.fixtures}${fakes > 0 ? `, seed ${options.seed}, ${fakes} fake users per organization` : ''}`
+      : `seed ${options.seed}, ${fakes} fake users per organization`
   const shared = options.controlToken !== undefined
   const lines = [
     `users-api-kit mock: ${current.organizations.length} organizations, ${current.users.length} users (${origin})`,

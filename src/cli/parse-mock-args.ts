@@ -10,8 +10,9 @@ Usage: users-api-kit mock [options]
   --port N            Port to listen on (default ${MOCK_DEFAULTS.port}; 0 = any free port)
   --host H            Address to bind (default ${MOCK_DEFAULTS.host}; 0.0.0.0 opens it to your network)
   --seed N            Faker's seed: the same seed gives the same data (default ${MOCK_DEFAULTS.seed})
-  --users N           Fake users added to each organization (default ${MOCK_DEFAULTS.users})
-  --fixtures FILE     The named organizations, users and tokens (default fixtures/default.json)
+  --users N           Fake users added to each organization (default ${MOCK_DEFAULTS.users}; 0 with --fixtures)
+  --fixtures FILE     The named organizations, users and tokens (default fixtures/default.json); a
+                      saved state (GET /__mock/state) loads exactly, with no fake users unless --users
   --spec FILE         The OpenAPI document (default openapi/users.yaml)
   --latency MIN-MAX   Delay every API call by MIN to MAX ms (or one value: --latency 300)
   --fail-rate P       Answer this fraction of API calls (0 to 1) with 503
@@ -66,7 +67,6 @@ export function parseMockArgs(args: string[], env: NodeJS.ProcessEnv = process.e
     port: integer('--port', values.port, MOCK_DEFAULTS.port, 0, 65535),
     host: values.host ?? MOCK_DEFAULTS.host,
     seed: integer('--seed', values.seed, MOCK_DEFAULTS.seed, 0, 2 ** 32 - 1),
-    users: integer('--users', values.users, MOCK_DEFAULTS.users, 0, 1_000_000),
     logLevel: logLevel(values['log-level'], values.quiet ?? false),
     help: values.help ?? false,
     cors: values['no-cors']
@@ -76,6 +76,7 @@ export function parseMockArgs(args: string[], env: NodeJS.ProcessEnv = process.e
         : isLoopbackHost(values.host ?? MOCK_DEFAULTS.host),
   }
   if (values.fixtures !== undefined) parsed.fixtures = values.fixtures
+  if (values.users !== undefined) parsed.users = integer('--users', values.users, MOCK_DEFAULTS.users, 0, 1_000_000)
   if (values.spec !== undefined) parsed.spec = values.spec
   if (values.latency !== undefined) parsed.latency = latency(values.latency)
   if (values['fail-rate'] !== undefined) parsed.failRate = rate(values['fail-rate'])

@@ -23,7 +23,7 @@ export interface MockOptions extends SimulatedConditions {
   fixtures?: string
   /** Faker's seed: the same seed gives byte-identical data (default 1). */
   seed?: number
-  /** Faker users added to each organization (default 50). */
+  /** Faker users added to each organization (default 50; 0 with `fixtures`, which then load exactly). */
   users?: number
   cors?: boolean | string[]
   logger?: FastifyServerOptions['logger']
@@ -46,6 +46,14 @@ export const MOCK_DEFAULTS = {
   port: 4010,
   host: '127.0.0.1',
 } as const
+
+/**
+ * Faker's users per organization: as asked, else none on top of a fixture file of one's own (a saved
+ * state loads exactly as saved), else the default.
+ */
+export function usersPerOrganization(options: Pick<MockOptions, 'users' | 'fixtures'>): number {
+  return options.users ?? (options.fixtures === undefined ? MOCK_DEFAULTS.users : 0)
+}
 
 export interface MockApp {
   app: FastifyInstance
@@ -76,7 +84,7 @@ export async function createMockApp(options: MockOptions = {}): Promise<MockApp>
   const mock = await withControlTokenHint('The fixtures', () =>
     createUsersApiMock({
       seed: options.seed,
-      users: options.users,
+      users: usersPerOrganization(options),
       latency: options.latency,
       failRate: options.failRate,
       random: options.random,

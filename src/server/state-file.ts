@@ -95,17 +95,18 @@ export class StateFile {
 
 /**
  * Writes the state file after each request that changed the state, and once more when the app closes.
- * A path the mock cannot write stops the start, not a later PATCH: a new file is written at once, and
- * beside a file that was loaded a temporary file is created and removed (a read-only directory).
+ * A path the mock cannot write stops the start, not a later PATCH: a temporary file is created beside it
+ * and removed (a missing or read-only directory).
  */
 export async function attachStateFile(app: FastifyInstance, stateFile: StateFile): Promise<void> {
   await removeLeftoverTemporaryFiles(stateFile.path)
   try {
     await assertWritable(stateFile.path)
-    await stateFile.flush()
   } catch (error) {
     throw new AppError('VALIDATION_FAILED', `Cannot write the state file ${stateFile.path}: ${describe(error)}.`)
   }
+  // A new file is written once the mock listens: a start that fails (a port in use) writes nothing.
+  app.addHook('onListen', async () => stateFile.flush())
   app.addHook('onResponse', (_request, _reply, done) => {
     stateFile.schedule()
     done()
