@@ -1,11 +1,11 @@
-import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { build } from 'esbuild'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
+import { BROWSER_SKIP_REASON, launchChromium, SKIP_BROWSER } from './support/chromium.js'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import type { MswPage, PageExchange, PageRequest } from './browser/msw-page.js'
 import type { Problem, UserEnvelope, UserList } from './support/api-exchange.js'
@@ -15,10 +15,7 @@ import { namedUser } from './support/named-users.js'
 // Worker answering the page's fetches, and no API server anywhere. A static server hands out the page,
 // its bundle and mockServiceWorker.js; it answers 404 to anything else, /api included.
 
-const CHROMIUM = '/usr/bin/chromium'
-const HAS_CHROMIUM = existsSync(CHROMIUM)
 // Skipped where Chromium is missing, visibly; in CI (which installs it) a missing Chromium fails.
-const SKIP = !HAS_CHROMIUM && !process.env['CI']
 
 const OWNER = namedUser('owner-token')
 const ADMIN = namedUser('admin-token')
@@ -94,21 +91,16 @@ function answered(exchange: PageExchange): Exclude<PageExchange, { error: string
   return exchange
 }
 
-describe.skipIf(SKIP)(
-  `MSW's Service Worker in Chromium answers the page, no API server running${
-    SKIP ? ` (skipped: ${CHROMIUM} is not installed; CI installs Debian's chromium)` : ''
-  }`,
+describe.skipIf(SKIP_BROWSER)(
+  `MSW's Service Worker in Chromium answers the page, no API server running${BROWSER_SKIP_REASON}`,
   { timeout: 60_000 },
   () => {
     beforeAll(async () => {
-      if (!HAS_CHROMIUM) {
-        throw new Error(`${CHROMIUM} is missing, and CI must run the browser test: apt-get install chromium.`)
-      }
       const [files, port] = await Promise.all([bundlePage(), closedPort()])
       apiOrigin = `http://127.0.0.1:${port}`
       server = await startStaticServer(files)
       pageOrigin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
+      browser = await launchChromium()
       page = await browser.newPage()
       page.on('pageerror', (error) => pageErrors.push(String(error)))
       await page.goto(`${pageOrigin}/`)

@@ -105,6 +105,9 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
     controlToken: options.controlToken,
     cors: options.cors,
   })
-  registerDocsRoutes(app, options.loadDocument)
+  registerDocsRoutes(app, {
+    loadDocument: options.loadDocument,
+    tokens: () => (options.controlToken === undefined ? options.mock.tokens() : undefined),
+  })
   return { app, state: options.mock.state }
 }
