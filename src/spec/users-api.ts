@@ -219,6 +219,7 @@ export interface components {
       status?: 400
       /** @constant */
       code?: 'VALIDATION_FAILED'
+      errors: components['schemas']['ValidationIssue'][]
     }
     UnauthorizedProblem: components['schemas']['ProblemWithoutErrors'] & {
       /** @constant */
@@ -412,12 +413,12 @@ export interface components {
          *       "title": "Bad Request",
          *       "status": 400,
          *       "code": "VALIDATION_FAILED",
-         *       "detail": "The request is invalid: the URL is not validly percent-encoded.",
+         *       "detail": "The request is invalid: path parameter /id is not validly percent-encoded.",
          *       "errors": [
          *         {
          *           "in": "path",
-         *           "path": "",
-         *           "message": "the URL is not validly percent-encoded"
+         *           "path": "/id",
+         *           "message": "is not validly percent-encoded"
          *         }
          *       ]
          *     }
@@ -502,7 +503,8 @@ export interface components {
   }
   parameters: {
     /**
-     * @description The page to return, from 1.
+     * @description The page to return, from 1 to 2^53 − 1, in decimal digits (`+5`, `1e1`, `0x10` are a 400). A page
+     *     past the end is a 200 with no data; given twice (`page=1&page=2`), a 400.
      * @example 1
      */
     page: number
@@ -554,7 +556,8 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description The page to return, from 1.
+         * @description The page to return, from 1 to 2^53 − 1, in decimal digits (`+5`, `1e1`, `0x10` are a 400). A page
+         *     past the end is a 200 with no data; given twice (`page=1&page=2`), a 400.
          * @example 1
          */
         page?: components['parameters']['page']
