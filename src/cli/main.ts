@@ -26,7 +26,17 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   gate: async () => (await import('./gate-command.js')).runGateCommand,
 }
 
+/**
+ * No ANSI escapes where no terminal reads them (pipes, files, CI logs): NO_COLOR, which the mock's
+ * logger, vitest (the suite's reporter) and Schemathesis all honour, before any of them is loaded.
+ */
+function turnColoursOffUnlessATerminal(): void {
+  if (process.stdout.isTTY !== true || process.env['CI'] !== undefined) process.env['NO_COLOR'] ??= '1'
+  if (process.env['NO_COLOR'] !== undefined) delete process.env['FORCE_COLOR']
+}
+
 async function main(argv: string[]): Promise<number | undefined> {
+  turnColoursOffUnlessATerminal()
   const [command, ...args] = argv
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     console.log(USAGE)
