@@ -42,7 +42,8 @@ export function setContentTypeAside(
   payload: unknown,
   done: (error: null, payload: never) => void,
 ): void {
-  if (request.is404) {
+  // Only where Fastify would judge it: a Content-Type was sent, or a QUERY has none.
+  if (request.is404 && (request.headers['content-type'] !== undefined || request.method === 'QUERY')) {
     SENT_CONTENT_TYPE.set(request, request.headers['content-type'])
     request.headers['content-type'] = UNREAD
   }
@@ -61,7 +62,10 @@ function toHeaderRecord(headers: FastifyRequest['headers']): Record<string, stri
  * (413). The rest is read and dropped, so that the connection can carry the next request; the server's
  * request timeout bounds a body that never ends.
  */
-async function readBody(stream: Readable): Promise<Uint8Array | undefined> {
+async function readBody(stream: Readable & { headers: FastifyRequest['headers'] }): Promise<Uint8Array | undefined> {
+  // Most requests (GETs) announce no body: nothing to wait for.
+  const { 'content-length': length, 'transfer-encoding': encoding } = stream.headers
+  if (encoding === undefined && (length === undefined || length === '0')) return undefined
   if (stream.readableEnded) return undefined
   const chunks: Buffer[] = []
   let kept = 0
