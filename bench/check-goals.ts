@@ -12,37 +12,50 @@ export interface Check {
 
 const RSS_GOAL_MIB = 300
 const COLD_START_GOAL = 1.3
+/** Gzipped, 1 KB = 1,000 bytes. */
+const MSW_BUNDLE_GOAL_KB = 80
+const SUITE_GOAL_SECONDS = 15
+/** A load generator busier than this may have set the pace rather than the server. */
+const BUSY_LOAD_GENERATOR = 0.9
 
 /** Every figure that has a goal, in the order of the brief. */
 export function checkGoals(report: Report): Check[] {
-  const checks: Check[] = report.throughput.map((row) => {
+  const checks: Check[] = []
+  for (const row of report.throughput) {
+    if (row.goal === undefined) continue
+    const goal = row.goal
     const ratio = row.mock.requestsPerSecond / row.bare.requestsPerSecond
-    const straddles = Math.min(...row.roundRatios) < row.goal && Math.max(...row.roundRatios) >= row.goal
-    const caveat = straddles
-      ? `rounds ${row.roundRatios.map((value) => value.toFixed(2)).join(', ')} fall on both sides of the goal`
-      : undefined
-    return {
+    const caveats = [
+      Math.min(...row.roundRatios) < goal && Math.max(...row.roundRatios) >= goal
+        ? `rounds ${row.roundRatios.map((value) => value.toFixed(2)).join(', ')} fall on both sides of the goal`
+        : '',
+      [row.bare, row.mock].some((figures) => (figures.clientBusy ?? 0) > BUSY_LOAD_GENERATOR)
+        ? `the load generator used over ${BUSY_LOAD_GENERATOR * 100} % of a core and may have set the pace`
+        : '',
+    ].filter(Boolean)
+    checks.push({
       figure: `${row.label}: requests/s, mock / bare`,
       measured: ratio.toFixed(2),
-      goal: `≥ ${row.goal}`,
-      pass: ratio >= row.goal,
-      ...(caveat === undefined ? {} : { caveat }),
-    }
-  })
-  const { coldStart } = report
-  for (const [name, runs] of [
-    ['first start after a fresh install', coldStart.mockFirst],
-    ['start cache filled by an earlier start', coldStart.mockCached],
-    ['start cache off (USERS_API_KIT_CACHE=off)', coldStart.mockUncached],
-  ] as const) {
-    const ratio = median(runs) / median(coldStart.bare)
-    checks.push({
-      figure: `Cold start (spawn → first 200 of /me), ${name}: median mock / median bare`,
-      measured: ratio.toFixed(2),
-      goal: `≤ ${COLD_START_GOAL}`,
-      pass: ratio <= COLD_START_GOAL,
+      goal: `≥ ${goal.toFixed(1)}`,
+      pass: ratio >= goal,
+      ...(caveats.length === 0 ? {} : { caveat: caveats.join('; ') }),
     })
   }
+  const { coldStart } = report
+  const coldRatio = median(coldStart.mock) / median(coldStart.bare)
+  checks.push({
+    figure: 'Cold start (spawn → first 200 of /me), nothing cached: median mock / median bare',
+    measured: coldRatio.toFixed(2),
+    goal: `≤ ${COLD_START_GOAL}`,
+    pass: coldRatio <= COLD_START_GOAL,
+  })
+  const bundleKb = report.mswBundle.initial.gzipBytes / 1000
+  checks.push({
+    figure: 'Browser bundle of users-api-kit/msw, default seed (entry chunk and its static imports), gzipped',
+    measured: `${bundleKb.toFixed(1)} KB`,
+    goal: `≤ ${MSW_BUNDLE_GOAL_KB} KB`,
+    pass: bundleKb <= MSW_BUNDLE_GOAL_KB,
+  })
   for (const row of report.memory.filter((memory) => memory.goal)) {
     const measured = row.rssMiB === undefined ? notMeasured(report) : `${row.rssMiB.toFixed(0)} MiB`
     checks.push({
@@ -71,8 +84,6 @@ export function checkGoals(report: Report): Check[] {
   })
   return checks
 }
-
-const SUITE_GOAL_SECONDS = 15
 
 export function notMeasured({ large }: Report): string {
   return large.gaveUpAfterMs === undefined

@@ -4,7 +4,7 @@ export interface Disposable {
   renames: number
 }
 
-/** `GET /__mock/target?disposable=N` accepts at most 100. */
+/** `POST /__mock/target?disposable=N` accepts at most 100. */
 const BATCH = 100
 
 /**
@@ -66,8 +66,8 @@ export class DisposablePool {
   }
 
   private async refill(): Promise<void> {
-    const response = await fetch(`${this.baseUrl}/__mock/target?disposable=${BATCH}`)
-    if (response.status !== 200) throw new Error(`GET /__mock/target: ${response.status}\n${await response.text()}`)
+    const response = await fetch(`${this.baseUrl}/__mock/target?disposable=${BATCH}`, { method: 'POST' })
+    if (response.status !== 200) throw new Error(`POST /__mock/target: ${response.status}\n${await response.text()}`)
     const { disposable } = (await response.json()) as { disposable: Array<{ id: string }> }
     for (const { id } of disposable) this.free.push({ id, renames: 0 })
     this.created += disposable.length

@@ -1,5 +1,7 @@
-import autocannon from 'autocannon'
+import { runAutocannon } from './autocannon-run.js'
+import { loadGenerator } from './load-generator.js'
 import { readProcessCpuMs } from './process-cpu.js'
+import { runWrk } from './wrk-run.js'
 
 export interface LoadOptions {
   url: string
@@ -11,64 +13,38 @@ export interface LoadOptions {
   serverPid?: number
 }
 
-/** One measured run: every response time, for percentiles finer than autocannon's whole milliseconds. */
+/** One measured run. */
 export interface LoadRun {
+  /** Responses under 400 (wrk) or 2xx (autocannon). */
   requests: number
   seconds: number
-  /** Response times of the 2xx responses, in ms, sorted. */
+  /**
+   * Response times in ms, sorted, each standing for `latencyWeight` responses: every 2xx one
+   * (autocannon, weight 1), or wrk's percentiles at every 0.1 % (weight: a thousandth of the run).
+   */
   latencies: Float64Array
+  latencyWeight: number
   failures: string | undefined
   /** CPU time of the server process during the run (ms), when its pid was given. */
   serverCpuMs: number | undefined
-  /** CPU time of this process, the load generator, during the run (ms). */
-  clientCpuMs: number
+  /** CPU time of the load generator during the run (ms), where it could be read. */
+  clientCpuMs: number | undefined
 }
 
-/** Warm-up (discarded), then the measured run. */
+/** Warm-up (discarded), then the measured run, with the load generator loadGenerator() chose. */
 export async function measureLoad(options: LoadOptions): Promise<LoadRun> {
-  if (options.warmupSeconds > 0) await runAutocannon({ ...options, seconds: options.warmupSeconds })
-  return runAutocannon(options)
+  if (options.warmupSeconds > 0) await runOnce({ ...options, seconds: options.warmupSeconds })
+  return runOnce(options)
 }
 
-async function runAutocannon(options: LoadOptions): Promise<LoadRun> {
+async function runOnce(options: LoadOptions): Promise<LoadRun> {
   const serverBefore = options.serverPid === undefined ? undefined : await readProcessCpuMs(options.serverPid)
-  const clientBefore = process.cpuUsage()
-  const run = await runAutocannonOnly(options)
+  const run = loadGenerator().name === 'wrk' ? await runWrk(options) : await runAutocannon(options)
   const serverAfter = options.serverPid === undefined ? undefined : await readProcessCpuMs(options.serverPid)
-  const client = process.cpuUsage(clientBefore)
   return {
     ...run,
     serverCpuMs: serverBefore === undefined || serverAfter === undefined ? undefined : serverAfter - serverBefore,
-    clientCpuMs: (client.user + client.system) / 1000,
   }
-}
-
-function runAutocannonOnly({
-  url,
-  headers = {},
-  connections,
-  seconds,
-}: LoadOptions): Promise<Omit<LoadRun, 'serverCpuMs' | 'clientCpuMs'>> {
-  const latencies: number[] = []
-  return new Promise((resolve, reject) => {
-    const instance = autocannon({ url, headers, connections, duration: seconds }, (error, result) => {
-      if (error) return reject(error)
-      const failures = [
-        result.non2xx > 0 ? `${result.non2xx} non-2xx` : '',
-        result.errors > 0 ? `${result.errors} errors` : '',
-        result.timeouts > 0 ? `${result.timeouts} timeouts` : '',
-      ].filter(Boolean)
-      resolve({
-        requests: latencies.length,
-        seconds: result.duration,
-        latencies: Float64Array.from(latencies).sort(),
-        failures: failures.length > 0 ? failures.join(', ') : undefined,
-      })
-    })
-    instance.on('response', (_client, statusCode, _bytes, responseTimeMs) => {
-      if (statusCode >= 200 && statusCode < 300) latencies.push(responseTimeMs)
-    })
-  })
 }
 
 /** Runs pooled: requests/s over the summed time, percentiles over every response. */
@@ -83,27 +59,50 @@ export interface LoadFigures {
   /** Share of one core the server used during the runs. */
   serverBusy: number | undefined
   /** Share of one core the load generator used: near 1, it was the bottleneck. */
-  clientBusy: number
+  clientBusy: number | undefined
 }
 
 export function poolRuns(runs: LoadRun[]): LoadFigures {
-  const all = Float64Array.from(runs.flatMap((run) => [...run.latencies])).sort()
   const seconds = runs.reduce((sum, run) => sum + run.seconds, 0)
   const failures = runs.flatMap((run) => (run.failures ? [run.failures] : []))
   const requests = runs.reduce((sum, run) => sum + run.requests, 0)
-  const serverCpuMs = runs.every((run) => run.serverCpuMs !== undefined)
-    ? runs.reduce((sum, run) => sum + run.serverCpuMs!, 0)
-    : undefined
+  const serverCpuMs = sumIfAll(runs.map((run) => run.serverCpuMs))
+  const clientCpuMs = sumIfAll(runs.map((run) => run.clientCpuMs))
+  const latencies = weightedLatencies(runs)
   return {
     requestsPerSecond: requests / seconds,
     serverCpuPerRequestUs: serverCpuMs === undefined ? undefined : (serverCpuMs * 1000) / requests,
     serverBusy: serverCpuMs === undefined ? undefined : serverCpuMs / (seconds * 1000),
-    clientBusy: runs.reduce((sum, run) => sum + run.clientCpuMs, 0) / (seconds * 1000),
-    p50: percentile(all, 0.5),
-    p99: percentile(all, 0.99),
+    clientBusy: clientCpuMs === undefined ? undefined : clientCpuMs / (seconds * 1000),
+    p50: weightedPercentile(latencies, 0.5),
+    p99: weightedPercentile(latencies, 0.99),
     runs: runs.length,
     failures: failures.length > 0 ? failures.join('; ') : undefined,
   }
+}
+
+function sumIfAll(values: Array<number | undefined>): number | undefined {
+  return values.every((value) => value !== undefined) ? values.reduce((sum, value) => sum + value, 0) : undefined
+}
+
+/** Every run's latencies with their weights, sorted by latency. */
+function weightedLatencies(runs: LoadRun[]): Array<{ ms: number; weight: number }> {
+  return runs
+    .flatMap((run) => Array.from(run.latencies, (ms) => ({ ms, weight: run.latencyWeight })))
+    .sort((a, b) => a.ms - b.ms)
+}
+
+/** Nearest-rank percentile of weighted, sorted values: the first whose cumulative weight reaches the rank. */
+function weightedPercentile(sorted: Array<{ ms: number; weight: number }>, fraction: number): number {
+  const total = sorted.reduce((sum, point) => sum + point.weight, 0)
+  // The tolerance keeps a rank that floating-point sums miss by a hair (weights of a thousandth).
+  const rank = fraction * total * (1 - 1e-9)
+  let cumulative = 0
+  for (const point of sorted) {
+    cumulative += point.weight
+    if (cumulative >= rank) return point.ms
+  }
+  return NaN
 }
 
 /** Nearest-rank percentile of sorted values. */

@@ -4,8 +4,8 @@
  *
  * Run: npx tsx bench/profile-mock.ts --path '/api/users/me' [--seconds 10] [-- mock flags…]
  *      npx tsx bench/profile-mock.ts --path '/api/users/me' --bare   (the bare server, same bytes)
- *      USERS_API_KIT_CACHE=off npx tsx bench/profile-mock.ts --startup --inclusive loadSpec,generateState
- *        (start-up only, without the start cache; --inclusive: time in these functions, callees included)
+ *      npx tsx bench/profile-mock.ts --startup --inclusive createUsersApiMock,buildApp
+ *        (start-up only; --inclusive: time in these functions, callees included)
  *      Mock flags go after `--`, e.g. `-- --users 100000 --fixtures FILE`.
  * Self times are also given per request, the figure to compare between the mock and --bare.
  */
@@ -96,7 +96,7 @@ async function bareProfiledLaunch(path: string | undefined, nodeFlags: string[])
   try {
     const body = await (await fetch(`${mock.url}${path}`, { headers: OWNER })).text()
     const bodiesFile = join(directory, 'bodies.json')
-    await writeFile(bodiesFile, JSON.stringify({ [path.split('?')[0]!]: body }))
+    await writeFile(bodiesFile, JSON.stringify({ [path]: body }))
     const launch = bareLaunch(bodiesFile)
     return { ...launch, args: [...nodeFlags, ...launch.args] }
   } finally {

@@ -13,7 +13,7 @@ export function renderReport(report: Report): string {
   ].filter(Boolean)
   return [
     `Measured on ${machine.date} (UTC) with \`npm run bench\`, in ${report.totalSeconds.toFixed(0)} s.`,
-    `Machine: ${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}, ${machine.os}; shared and noisy, so speed figures are ratios to a bare Fastify server measured in the same run. Other work on it: ${report.contention.atStart} at the start, ${report.contention.atEnd} at the end. Code: ${machine.code}.`,
+    `Machine: ${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}, ${machine.os}; shared and noisy, so speed figures are ratios to a bare Fastify server measured in the same run. Other work on it: ${report.contention.atStart} at the start, ${report.contention.atEnd} at the end. Code: ${machine.code}. Load generator: ${report.loadGenerator.description}.`,
     '',
     '## Goals',
     '',
@@ -68,9 +68,7 @@ export function renderReport(report: Report): string {
       ['Server', 'median ms', 'min ms', 'max ms', 'mock / bare (medians)', 'runs ms'],
       [
         ['bare Fastify', report.coldStart.bare],
-        ['mock, first start after a fresh install (empty start-cache folder)', report.coldStart.mockFirst],
-        ['mock, start cache filled by an earlier start', report.coldStart.mockCached],
-        ['mock, start cache off: every step computed', report.coldStart.mockUncached],
+        ['mock (nothing cached: every start is a first start)', report.coldStart.mock],
       ].map(([name, runs]) => {
         const values = runs as number[]
         const ratio = name === 'bare Fastify' ? '—' : (median(values) / median(report.coldStart.bare)).toFixed(2)
@@ -84,10 +82,6 @@ export function renderReport(report: Report): string {
         ]
       }),
     ),
-    '',
-    report.coldStart.cacheWritten
-      ? 'The mock wrote its start cache (USERS_API_KIT_CACHE_DIR, pointed at a folder of this run). A fresh install still reads the default document and seed that `npm run build` put in dist/start-cache; with the cache off, the mock parses the YAML, validates the document, compiles the state schema and runs faker.'
-      : 'The mock wrote nothing in its start-cache folder (USERS_API_KIT_CACHE_DIR): the first two mock rows measure the same path.',
     '',
     '## 3. Memory of the mock process',
     '',
@@ -104,13 +98,7 @@ export function renderReport(report: Report): string {
     '',
     large.seedingMs === undefined
       ? `**Not measured: the mock was still seeding ${formatCount(large.users)} users ${(large.gaveUpAfterMs ?? 0) / 1000} s after its spawn, and was given up on.**`
-      : `Seeding from an empty start cache (spawn → listening): ${(large.seedingMs / 1000).toFixed(2)} s. First \`?search=ab&limit=20\` after start: ${large.firstQueryMs?.toFixed(1)} ms. ${
-          large.restartMs !== undefined
-            ? `Second start with the same inputs (start cache filled): ${(large.restartMs / 1000).toFixed(2)} s.`
-            : large.restartGaveUpAfterMs !== undefined
-              ? `Second start: not listening after ${large.restartGaveUpAfterMs / 1000} s, given up on.`
-              : ''
-        }`,
+      : `Start with faker generating the users (spawn → listening): ${(large.seedingMs / 1000).toFixed(2)} s. First \`?search=ab&limit=20\` after start: ${large.firstQueryMs?.toFixed(1)} ms.`,
     '',
     markdownTable(
       [
@@ -136,16 +124,45 @@ export function renderReport(report: Report): string {
     '',
     `\`users-api-kit verify --base-url\` against a mock just started (default seed), spawn of verify → its exit, ${report.contractSuite.wallMs.length} run(s): ${report.contractSuite.wallMs.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(', ')} (${report.contractSuite.checks}). It includes vitest's own start and the suite's files running in parallel workers.`,
     '',
+    ...renderMswBundle(report.mswBundle),
+    '',
     '## How measured',
     '',
-    `- Every server runs in its own child process (\`node dist/cli/main.js mock --quiet …\`, or \`node bench/bare-server.js\`); this process only generates load, with autocannon's programmatic API, ${settings.connections} connections, no pipelining, \`Authorization: Bearer owner-token\`.`,
-    '- The bare server is Fastify 5 with no logger and one GET route per path that sends the exact JSON text the mock answered for that request (fetched from the mock first and checked equal before any load). So the ratio is what the mock costs over Fastify itself: authentication, routing by the document, query validation, the store, serialization, CORS and its warn-level logger.',
-    `- Each run is a ${settings.warmupSeconds} s warm-up (discarded) then ${settings.seconds} s measured; part 1 alternates bare, mock${settings.rounds > 1 ? ', bare, mock' : ''} per route and pools the rounds. requests/s = 2xx responses / measured seconds; p50 and p99 are nearest-rank over every 2xx response time (autocannon's own histogram rounds to whole milliseconds).`,
-    '- Cold start: a free port is chosen first, the server is spawned on it, and the bench fetches `/api/users/me` every 2 ms until a 200 (a refused connection fails at once); runs rotate which server goes first; ratios are of the medians. The mock starts with the default fixtures and seed (3 organizations × 50 generated users): with an empty start-cache folder per run (a first start after `npm ci`, which reads dist/start-cache), with a folder an untimed start filled beforehand (a later start), and with the cache off (USERS_API_KIT_CACHE=off).',
-    '- CPU: user + system time of the server process from /proc/PID/stat (10 ms ticks) and of the load generator from process.cpuUsage(), over each measured run. "server CPU µs/request" is the cost of one request whatever the contention; a load generator near 100 % of a core means it, not the server, set the pace, and the requests/s ratio then understates the difference between the servers.',
+    `- Every server runs in its own child process (\`node dist/cli/main.js mock --quiet …\`, or \`node bench/bare-server.js\`). ${loadGeneratorLine(report)} ${settings.connections} connections, no pipelining, \`Authorization: Bearer owner-token\`.`,
+    '- The bare server is Fastify 5 with no logger and one GET route per path that sends the exact JSON text the mock answered for that request (fetched from the mock first and checked equal before any load). So the ratio is what the mock costs over Fastify itself: authentication, routing, query validation, the store, serialization, CORS and its logger. The "default request logs" mock is started without `--quiet` and its stdout goes to /dev/null: not a terminal, so it writes its request log as JSON lines; the figure is the cost of writing the log, not of a terminal showing it.',
+    `- Each run is a ${settings.warmupSeconds} s warm-up (discarded) then ${settings.seconds} s measured; part 1 alternates bare, mock${settings.rounds > 1 ? ', bare, mock' : ''} per request and pools the rounds. requests/s = answered requests / measured seconds; p50 and p99 are nearest-rank: ${report.loadGenerator.name === 'wrk' ? "from wrk's microsecond histogram (its percentiles at every 0.1 %, pooled across rounds)" : "over every 2xx response time (autocannon's own histogram rounds to whole milliseconds)"}.`,
+    "- Cold start: a free port is chosen first, the server is spawned on it, and the bench fetches `/api/users/me` every 2 ms until a 200 (a refused connection fails at once); runs alternate which server goes first; ratios are of the medians. The mock starts with the default fixtures and seed (3 organizations × 50 generated users). It caches nothing between starts: the validators, the operation table and the default seed's state are generated by `npm run build` (scripts/generate-artifacts.ts), so every start is a first start after a fresh install.",
+    `- CPU: user + system time of the server process from /proc/PID/stat (10 ms ticks) and of the load generator (${report.loadGenerator.name === 'wrk' ? "wrk's /proc/self/stat at its end" : 'process.cpuUsage() of this process'}), over each measured run. "server CPU µs/request" is the cost of one request whatever the contention; a load generator near 100 % of a core means it, not the server, set the pace, and the requests/s ratio then understates the difference between the servers.`,
     '- Memory: VmRSS (and VmHWM, the peak) of the mock process from /proc/PID/status, read after its load runs.',
-    `- Part 4: a temporary fixture file holds only the first organization of fixtures/default.json and its named users; the mock starts with \`--fixtures FILE --users ${large.users}\`. Seeding time is spawn → the banner's API line on stdout, from an empty start-cache folder; a second start then reuses that folder.`,
+    `- Part 4: a temporary fixture file holds only the first organization of fixtures/default.json and its named users; the mock starts with \`--fixtures FILE --users ${large.users}\`, so faker generates the users at start. Start time is spawn → the banner's API line on stdout.`,
+    `- Part 6: esbuild ${report.mswBundle.esbuild} bundles \`export { createMockHandlers } from '${report.mswBundle.entry}'\` (what \`users-api-kit/msw\` resolves to) with \`bundle, minify, format: 'esm', platform: 'browser', splitting\`, msw external (the app's peer dependency). The default seed's size is the entry chunk and the chunks it imports statically; the chunks behind its dynamic imports (faker, for a custom seed) are given apart. Each file gzipped on its own (zlib's default level), 1 KB = 1,000 bytes.`,
   ].join('\n')
+}
+
+function loadGeneratorLine({ loadGenerator }: Report): string {
+  return loadGenerator.name === 'wrk'
+    ? 'The load generator is wrk, in its own process, one thread:'
+    : "The load generator is autocannon, in the bench's own process (wrk was not used: it is the more efficient one; install it with your system's package manager, e.g. `apt-get install wrk`):"
+}
+
+function renderMswBundle(bundle: Report['mswBundle']): string[] {
+  const kb = (bytes: number): string => `${(bytes / 1000).toFixed(1)} KB`
+  return [
+    '## 6. Browser bundle of users-api-kit/msw',
+    '',
+    markdownTable(
+      ['Loaded', 'files', 'minified', 'gzipped'],
+      [
+        ['with the default seed: the entry chunk and its static imports', bundle.initial],
+        ['only for a custom seed: the dynamically imported chunks (faker)', bundle.faker],
+      ].map(([label, size]) => {
+        const { files, bytes, gzipBytes } = size as Report['mswBundle']['initial']
+        return [label as string, String(files), kb(bytes), kb(gzipBytes)]
+      }),
+    ),
+    '',
+    `Largest sources in the default seed's chunks (minified): ${bundle.largestInputs.map((input) => `${input.path} ${kb(input.bytes)}`).join(', ')}.`,
+  ]
 }
 
 function loadCells(figures: LoadFigures): string[] {

@@ -1,5 +1,6 @@
 // What `npm run bench` measured: bench/run.ts fills a Report, check-goals.ts and render-report.ts read it.
 import type { LoadFigures } from './load.js'
+import type { LoadGenerator } from './load-generator.js'
 
 export interface Settings {
   connections: number
@@ -24,25 +25,19 @@ export interface Machine {
 export interface Report {
   settings: Settings
   machine: Machine
+  /** wrk, or autocannon where wrk is missing (load-generator.ts). */
+  loadGenerator: LoadGenerator
   throughput: Array<{
     label: string
-    goal: number
+    /** Least requests/s of the mock / the bare server's; none: measured to compare, not judged. */
+    goal?: number
     bodyBytes: number
     bare: LoadFigures
     mock: LoadFigures
     roundRatios: number[]
   }>
-  coldStart: {
-    bare: number[]
-    /** Each with an empty start-cache folder: a fresh install, reading only dist/start-cache. */
-    mockFirst: number[]
-    /** USERS_API_KIT_CACHE=off: every start step computed (YAML, validation, faker). */
-    mockUncached: number[]
-    /** With a start-cache folder an earlier start filled. */
-    mockCached: number[]
-    /** Whether the mock wrote anything in its start-cache folder. */
-    cacheWritten: boolean
-  }
+  /** Spawn → first 200 of /api/users/me, ms; the mock caches nothing between starts. */
+  coldStart: { bare: number[]; mock: number[] }
   memory: Array<{ label: string; goal: boolean; rssMiB?: number | undefined; peakMiB?: number | undefined }>
   large: {
     users: number
@@ -51,15 +46,32 @@ export interface Report {
     gaveUpAfterMs?: number
     members?: number
     firstQueryMs?: number
-    /** A second start with the same inputs: spawn → listening. */
-    restartMs?: number
-    restartGaveUpAfterMs?: number
     /** Every query of part 4; `figures` is absent when it was not measured. */
     queries: Array<{ label: string; goalP99: number | undefined; matches?: number; figures?: LoadFigures }>
   }
   /** Part 5: `verify --base-url` against a fresh mock, wall time per run. */
   contractSuite: { wallMs: number[]; checks: string }
+  /** Part 6: the browser bundle of users-api-kit/msw (msw-bundle.ts). */
+  mswBundle: {
+    esbuild: string
+    /** The module bundled, relative to the repository. */
+    entry: string
+    /** The entry chunk and its static imports: what the default seed loads. */
+    initial: BundleSize
+    /** The source files taking the most of `initial`, minified bytes. */
+    largestInputs: Array<{ path: string; bytes: number }>
+    /** Behind the dynamic import a custom seed takes (faker). */
+    faker: BundleSize
+  }
   totalSeconds: number
   /** How busy the machine was with other work, at the start and at the end of the run. */
   contention: { atStart: string; atEnd: string }
+}
+
+export interface BundleSize {
+  files: number
+  /** Minified. */
+  bytes: number
+  /** Each file gzipped on its own, summed. */
+  gzipBytes: number
 }

@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: the mock's benchmark. The machine it runs on is shared and noisy, so every speed
  * figure is a ratio to a bare Fastify server measured in the same run, and every server runs in its own
- * child process (the load generator, autocannon, keeps this process and its core to itself).
+ * child process. The load generator is wrk where it is installed (`apt-get install wrk`), else
+ * autocannon in this process (load-generator.ts); the report gives its CPU either way.
  *
  * Run: npm run bench   (= npm run build && tsx bench/run.ts)
  *      npx tsx bench/run.ts --quick   (short runs to try the harness; leaves BENCHMARKS.md alone)
@@ -16,6 +17,8 @@ import { compareColdStarts } from './cold-start.js'
 import { measureContractSuite } from './contract-suite.js'
 import { describeContention, describeMachine } from './describe-machine.js'
 import { measureLargeOrganization } from './large-organization.js'
+import { loadGenerator } from './load-generator.js'
+import { measureMswBundle } from './msw-bundle.js'
 import { log } from './progress.js'
 import type { Report, Settings } from './report.js'
 import { compareThroughput } from './throughput.js'
@@ -32,21 +35,27 @@ async function main(): Promise<void> {
   const scratch = await mkdtemp(join(tmpdir(), 'users-api-kit-bench-'))
   try {
     const bodiesFile = join(scratch, 'bodies.json')
+    const generator = loadGenerator()
     log(
-      `bench: ${machine.cpus} CPUs, Node ${machine.node}; per server and request ${settings.rounds} run(s) of ${settings.warmupSeconds} s warm-up + ${settings.seconds} s`,
+      `bench: ${machine.cpus} CPUs, Node ${machine.node}, load from ${generator.description}; per server and request ${settings.rounds} run(s) of ${settings.warmupSeconds} s warm-up + ${settings.seconds} s`,
     )
-    const { throughput, memory } = await compareThroughput(settings, bodiesFile, join(scratch, 'cache-throughput'))
-    const coldStart = await compareColdStarts(bodiesFile, settings.coldStarts, scratch)
+    // First: it takes a second, needs no quiet machine, and fails early if the build lacks dist/msw.
+    log('bench: bundling users-api-kit/msw for the browser…')
+    const mswBundle = await measureMswBundle(scratch)
+    const { throughput, memory } = await compareThroughput(settings, bodiesFile)
+    const coldStart = await compareColdStarts(bodiesFile, settings.coldStarts)
     const large = await measureLargeOrganization(settings, scratch)
     const contractSuite = await measureContractSuite(settings.suiteRuns)
     const report: Report = {
       settings,
       machine,
+      loadGenerator: generator,
       throughput,
       coldStart,
       memory: [memory, ...large.memory],
       large: large.figures,
       contractSuite,
+      mswBundle,
       totalSeconds: (performance.now() - started) / 1000,
       contention: { atStart: contentionAtStart, atEnd: describeContention() },
     }

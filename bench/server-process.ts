@@ -24,23 +24,22 @@ export interface Launch {
   /** Arguments after `node`. */
   args: string[]
   env?: NodeJS.ProcessEnv
+  /**
+   * `discard`: stdout goes to /dev/null, for a mock that logs every request: through a pipe the bench
+   * would pay for reading the logs, and a full pipe would stall the mock's synchronous writes.
+   */
+  stdout?: 'pipe' | 'discard'
 }
 
 /**
- * `node dist/cli/main.js mock --quiet …` (build first). `startCache` is the mock's start-cache
- * folder (USERS_API_KIT_CACHE_DIR), so that a run never reads what an earlier one left in the OS's.
+ * `node dist/cli/main.js mock --quiet …` (build first); `quiet: false` keeps the default request logs.
+ * Nothing is cached between starts: every start is a first start.
  */
 export function mockLaunch(
   flags: string[],
-  { nodeFlags = [], startCache }: { nodeFlags?: string[]; startCache?: string | 'off' } = {},
+  { nodeFlags = [], quiet = true }: { nodeFlags?: string[]; quiet?: boolean } = {},
 ): Launch {
-  const env =
-    startCache === 'off'
-      ? { USERS_API_KIT_CACHE: 'off' }
-      : startCache === undefined
-        ? {}
-        : { USERS_API_KIT_CACHE_DIR: startCache }
-  return { args: [...nodeFlags, MOCK_CLI, 'mock', '--quiet', ...flags], env }
+  return { args: [...nodeFlags, MOCK_CLI, 'mock', ...(quiet ? ['--quiet'] : []), ...flags] }
 }
 
 /** `node bench/bare-server.js --port N`, answering the bodies of `bodiesFile`. */
@@ -60,10 +59,13 @@ export class StartTimeout extends Error {
 }
 
 /**
- * Spawns a server in its own process and resolves once it says it listens. After `timeoutMs` it reads
- * the process's memory, kills it and rejects with a StartTimeout.
+ * Spawns a server in its own process and resolves once it says it listens (on stdout: not for a
+ * `discard` launch, see first-200.ts). After `timeoutMs` it reads the process's memory, kills it and
+ * rejects with a StartTimeout.
  */
 export function startServer(launch: Launch, timeoutMs = 60_000): Promise<ServerProcess> {
+  if (launch.stdout === 'discard')
+    throw new Error('startServer reads stdout: start a discard launch with startOnFirst200.')
   const started = performance.now()
   const child = spawnServer(launch)
   let output = ''
@@ -109,11 +111,11 @@ export function startServer(launch: Launch, timeoutMs = 60_000): Promise<ServerP
   })
 }
 
-export function spawnServer({ args, env }: Launch): ChildProcess {
+export function spawnServer({ args, env, stdout = 'pipe' }: Launch): ChildProcess {
   return spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', stdout === 'discard' ? 'ignore' : 'pipe', 'pipe'],
   })
 }
 

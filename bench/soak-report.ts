@@ -119,7 +119,7 @@ export function renderSoak(result: SoakResult): string {
     '',
     `RSS of the mock (MiB) during the run: ${traceLine(result.rss.samples, settings.seconds)}.`,
     '',
-    `Disposable users: ${formatCount(result.disposables.created)} created through \`GET /__mock/target?disposable=100\` whenever fewer than 100 were free, ${formatCount(result.disposables.deleted)} deleted; the state held ${formatCount(result.users.atEnd)} users at the end.${fallbackLine(tally)}${result.refillError ? ` A refill failed: ${result.refillError}.` : ''}`,
+    `Disposable users: ${formatCount(result.disposables.created)} created through \`POST /__mock/target?disposable=100\` whenever fewer than 100 were free, ${formatCount(result.disposables.deleted)} deleted; the state held ${formatCount(result.users.atEnd)} users at the end.${fallbackLine(tally)}${result.refillError ? ` A refill failed: ${result.refillError}.` : ''}`,
     '',
     '### How the soak measures',
     '',

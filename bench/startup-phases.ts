@@ -1,14 +1,11 @@
 /**
  * Where the mock's cold start goes, phase by phase, next to the bare Fastify server's: each run is a
  * fresh `node` that times (from its own process start) the imports, the build, the listen and the
- * first request. The mock twice: a first start (an empty start-cache folder each run) and a start
- * whose cache an earlier start filled. Build first.
+ * first request. The mock caches nothing between starts, so every run is a first start. Build first.
  *
  * Run: npx tsx bench/startup-phases.ts [--runs 5]
  */
 import { execFile } from 'node:child_process'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { pathToFileURL } from 'node:url'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -20,7 +17,7 @@ import { ROOT } from './server-process.js'
 const run = promisify(execFile)
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } })
 const RUNS = Number(values.runs)
-const START_MOCK = pathToFileURL(join(ROOT, 'dist/start-mock.js')).href
+const START_MOCK = pathToFileURL(join(ROOT, 'dist/server/start-mock.js')).href
 
 /** node:http (Fastify loads it anyway), not fetch: undici's first load would be counted as the server's. */
 const GET = `
@@ -54,7 +51,7 @@ const SCRIPTS = {
     marks['the rest of the mock imported'] = performance.now()
     const { app } = await createMockApp({ logger: { level: 'warn' } })
     await app.ready()
-    marks['app built (spec, fixtures, seed, routes)'] = performance.now()
+    marks['app built (engine, seed state, routes)'] = performance.now()
     await app.listen({ port: 0, host: '127.0.0.1' })
     marks['listening'] = performance.now()
     await get(app.server.address().port, { authorization: 'Bearer owner-token' })
@@ -64,38 +61,28 @@ const SCRIPTS = {
 
 type Marks = Record<string, number>
 const SERIES = {
-  bare: { title: 'Bare Fastify', script: SCRIPTS.bare, cache: 'none' },
-  mockFirst: { title: 'Mock, first start (empty start cache)', script: SCRIPTS.mock, cache: 'empty' },
-  mockCached: { title: 'Mock, start cache filled by an earlier start', script: SCRIPTS.mock, cache: 'warm' },
+  bare: { title: 'Bare Fastify', script: SCRIPTS.bare },
+  mock: { title: 'Mock (nothing cached)', script: SCRIPTS.mock },
 } as const
-const scratch = await mkdtemp(join(tmpdir(), 'users-api-kit-startup-'))
-try {
-  const warm = join(scratch, 'warm')
-  const results: Record<keyof typeof SERIES, Marks[]> = { bare: [], mockFirst: [], mockCached: [] }
-  await runScript(SCRIPTS.mock, warm) // Fills the warm cache.
-  for (let index = 0; index < RUNS; index++) {
-    for (const name of Object.keys(SERIES) as Array<keyof typeof SERIES>) {
-      const { script, cache } = SERIES[name]
-      results[name].push(await runScript(script, cache === 'warm' ? warm : await mkdtemp(join(scratch, 'empty-'))))
-    }
-  }
+const results: Record<keyof typeof SERIES, Marks[]> = { bare: [], mock: [] }
+for (let index = 0; index < RUNS; index++) {
   for (const name of Object.keys(SERIES) as Array<keyof typeof SERIES>) {
-    const phases = Object.keys(results[name][0]!)
-    const at = (phase: string): number => median(results[name].map((marks) => marks[phase]!))
-    const rows = phases.map((phase, index) => [
-      phase,
-      at(phase).toFixed(0),
-      (at(phase) - (index === 0 ? 0 : at(phases[index - 1]!))).toFixed(0),
-    ])
-    console.log(`\n${SERIES[name].title}: median of ${RUNS} runs\n`)
-    console.log(markdownTable(['Phase', 'ms since process start', 'difference of medians, ms'], rows))
+    results[name].push(await runScript(SERIES[name].script))
   }
-} finally {
-  await rm(scratch, { recursive: true, force: true })
+}
+for (const name of Object.keys(SERIES) as Array<keyof typeof SERIES>) {
+  const phases = Object.keys(results[name][0]!)
+  const at = (phase: string): number => median(results[name].map((marks) => marks[phase]!))
+  const rows = phases.map((phase, index) => [
+    phase,
+    at(phase).toFixed(0),
+    (at(phase) - (index === 0 ? 0 : at(phases[index - 1]!))).toFixed(0),
+  ])
+  console.log(`\n${SERIES[name].title}: median of ${RUNS} runs\n`)
+  console.log(markdownTable(['Phase', 'ms since process start', 'difference of medians, ms'], rows))
 }
 
-async function runScript(script: string, startCache: string): Promise<Marks> {
-  const env = { ...process.env, USERS_API_KIT_CACHE_DIR: startCache }
-  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, env })
+async function runScript(script: string): Promise<Marks> {
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT })
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as Marks
 }
