@@ -1,3 +1,4 @@
+import type { FloodResult } from './slow-flood.js'
 import { formatCount } from './check-goals.js'
 import { markdownTable } from './markdown-table.js'
 import type { MemorySample } from './memory-trace.js'
@@ -9,6 +10,8 @@ export interface SoakSettings {
   seconds: number
   warmupSeconds: number
   connections: number
+  /** Slow clients held open beside the traffic. */
+  slowClients: number
 }
 
 /** What `npm run bench:soak` measured. */
@@ -26,6 +29,8 @@ export interface SoakResult {
   serverCpuMs: number | undefined
   clientCpuMs: number
   refillError: string | undefined
+  /** The flood of slow clients beside the traffic. */
+  slowClients: FloodResult
 }
 
 /** RSS at the end may exceed RSS after the warm-up by this share at most. */
@@ -97,6 +102,8 @@ export function renderSoak(result: SoakResult): string {
           .map((check) => check.figure)
           .join('; ')}.`,
     ...unexpectedLines(tally),
+    '',
+    `Beside the traffic, ${formatCount(result.slowClients.target)} slow clients (half a request line, then a byte a second; reopened a moment after the mock closes one): ${formatCount(result.slowClients.opened)} connections opened, ${formatCount(result.slowClients.closedByMock)} closed by the mock (past its cap of 512 connections it closes the oldest that has not sent a whole request; its 10 s headers timeout closes the slowest), ${formatCount(result.slowClients.heldAtEnd)} held open at the end.`,
     '',
     `${formatCount(total)} requests answered in ${traffic.seconds.toFixed(1)} s (${formatCount(total / traffic.seconds)}/s); ${formatCount(traffic.unanswered)} more were sent and never answered: each connection's last, cut off by the end, and the one autocannon writes on a connection the mock has just closed (its 400 to a body that is not JSON closes the connection). Response times after the warm-up, every kind: p50 ${overall.p50.toFixed(2)} ms, p99 ${overall.p99.toFixed(2)} ms. Server CPU: ${busy(result.serverCpuMs)}; load generator: ${busy(result.clientCpuMs)}.`,
     '',

@@ -20,6 +20,7 @@ import type { SoakWorld } from './soak-requests.js'
 import { writeSoakSection } from './soak-section.js'
 import { SoakTally } from './soak-tally.js'
 import { runSoakTraffic } from './soak-traffic.js'
+import { startSlowFlood } from './slow-flood.js'
 import { mockLaunch, startServer } from './server-process.js'
 
 /** Disposable users ready before the traffic starts. */
@@ -43,7 +44,10 @@ async function main(): Promise<void> {
     const trace = traceMemory(mock.pid)
     const serverCpuBefore = await readProcessCpuMs(mock.pid)
     const clientCpuBefore = process.cpuUsage()
-    log(`soak: ${settings.seconds} s, ${settings.connections} connections, warm-up ${settings.warmupSeconds} s`)
+    log(
+      `soak: ${settings.seconds} s, ${settings.connections} connections, warm-up ${settings.warmupSeconds} s, ${settings.slowClients} slow clients beside them`,
+    )
+    const flood = startSlowFlood(mock.url, settings.slowClients)
     const traffic = await runSoakTraffic({
       url: mock.url,
       ...settings,
@@ -51,6 +55,7 @@ async function main(): Promise<void> {
       tally,
       onWarm: () => log('soak: warm-up over'),
     })
+    const slowClients = await flood.stop()
     await trace.sampleNow()
     trace.stop()
     const serverCpuAfter = await readProcessCpuMs(mock.pid)
@@ -73,6 +78,7 @@ async function main(): Promise<void> {
         serverCpuBefore === undefined || serverCpuAfter === undefined ? undefined : serverCpuAfter - serverCpuBefore,
       clientCpuMs: (clientCpu.user + clientCpu.system) / 1000,
       refillError: world.pool.refillError,
+      slowClients,
     }
     const section = renderSoak(result)
     console.log(`\n${section}`)
@@ -104,6 +110,8 @@ function readSettings(): { settings: SoakSettings; dryRun: boolean } {
       duration: { type: 'string', default: '60' },
       warmup: { type: 'string', default: '15' },
       connections: { type: 'string', default: '10' },
+      // Four times the mock's connection cap (src/server/connection-guard.ts).
+      'slow-clients': { type: 'string', default: '2048' },
       'dry-run': { type: 'boolean', default: false },
     },
   })
@@ -113,7 +121,12 @@ function readSettings(): { settings: SoakSettings; dryRun: boolean } {
     throw new Error(`--duration must be at least --warmup (${warmupSeconds}) + ${2 * RSS_WINDOW_SECONDS} s.`)
   }
   return {
-    settings: { seconds, warmupSeconds, connections: positiveInteger('--connections', values.connections) },
+    settings: {
+      seconds,
+      warmupSeconds,
+      connections: positiveInteger('--connections', values.connections),
+      slowClients: positiveInteger('--slow-clients', values['slow-clients']),
+    },
     dryRun: values['dry-run'],
   }
 }
