@@ -10,11 +10,11 @@ export async function runMockCommand(args: string[]): Promise<number | undefined
   const options = readCommandArgs('mock', MOCK_USAGE, parseMockArgs, args)
   if (typeof options === 'number') return options
   try {
-    const { app, state, loadedStateFile } = await createMockApp({
+    const { app, state, loadedStateFile, listen } = await createMockApp({
       ...options,
       logger: loggerOptions({ level: options.logLevel, terminal: process.stdout.isTTY === true }),
     })
-    await app.listen({ port: options.port, host: options.host })
+    await listen({ port: options.port, host: options.host })
     // Before the banner: whoever reads it as "ready" may send SIGTERM at once, and without a handler
     // that signal kills the process (no clean close, no exit code 0).
     closeOnSignals(app)

@@ -64,6 +64,11 @@ export interface MockApp {
   seed: MockState
   /** Whether the state came from an existing `stateFile`. */
   loadedStateFile: boolean
+  /**
+   * Listens, then writes a new state file: a start that fails (a port in use) writes nothing, and once
+   * this resolves the file exists.
+   */
+  listen(options: { port: number; host: string }): Promise<void>
 }
 
 /** The mock's Fastify server, built and seeded but not listening: for `inject()` tests and for the CLI. */
@@ -109,6 +114,7 @@ export async function createMockApp(options: MockOptions = {}): Promise<MockApp>
   })
   server.app = built
   if (saved) mock.state.replace(saved)
+  let attached: StateFile | undefined
   if (options.stateFile !== undefined) {
     const stateFile = new StateFile(options.stateFile, mock.state, (error) =>
       built.log.error({ err: error }, `Cannot write the state file ${options.stateFile}.`),
@@ -118,8 +124,20 @@ export async function createMockApp(options: MockOptions = {}): Promise<MockApp>
       await built.close()
       throw error
     })
+    attached = stateFile
   }
-  return { app: built, mock, state: mock.state, seed: mock.seed, loadedStateFile: saved !== undefined }
+  const stateFile = attached
+  return {
+    app: built,
+    mock,
+    state: mock.state,
+    seed: mock.seed,
+    loadedStateFile: saved !== undefined,
+    async listen(address) {
+      await built.listen(address)
+      await stateFile?.flush()
+    },
+  }
 }
 
 /** A user holding the control token: the message says what to do. */
@@ -170,8 +188,8 @@ export interface RunningMock {
  * await mock.close()
  */
 export async function startMock(options: StartMockOptions = {}): Promise<RunningMock> {
-  const { app, mock, state } = await createMockApp(options)
-  await app.listen({ port: options.port ?? 0, host: options.host ?? MOCK_DEFAULTS.host })
+  const { app, mock, state, listen } = await createMockApp(options)
+  await listen({ port: options.port ?? 0, host: options.host ?? MOCK_DEFAULTS.host })
   const url = serverUrl(app)
   const target = mock.createTarget(url, options.disposable ?? 6)
   state.markBaseline()

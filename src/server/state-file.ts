@@ -96,7 +96,8 @@ export class StateFile {
 /**
  * Writes the state file after each request that changed the state, and once more when the app closes.
  * A path the mock cannot write stops the start, not a later PATCH: a temporary file is created beside it
- * and removed (a missing or read-only directory).
+ * and removed (a missing or read-only directory). The first write is the caller's, once the mock
+ * listens (`MockApp.listen`): a start that fails writes nothing.
  */
 export async function attachStateFile(app: FastifyInstance, stateFile: StateFile): Promise<void> {
   await removeLeftoverTemporaryFiles(stateFile.path)
@@ -105,8 +106,6 @@ export async function attachStateFile(app: FastifyInstance, stateFile: StateFile
   } catch (error) {
     throw new AppError('VALIDATION_FAILED', `Cannot write the state file ${stateFile.path}: ${describe(error)}.`)
   }
-  // A new file is written once the mock listens: a start that fails (a port in use) writes nothing.
-  app.addHook('onListen', async () => stateFile.flush())
   app.addHook('onResponse', (_request, _reply, done) => {
     stateFile.schedule()
     done()
