@@ -8,7 +8,7 @@ import { registerDocsRoutes } from './docs-routes.js'
 import { guardConnections } from './connection-guard.js'
 import { createEngineRoute, setContentTypeAside } from './engine-route.js'
 import { replyToClientError, sendProblem } from './problem-replies.js'
-import { logOneLineARequest } from './request-log.js'
+import { OneLineRequestLog } from './request-log.js'
 
 export interface BuildAppOptions {
   /** The mock of the users API this server answers with. */
@@ -63,10 +63,9 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
     // While closing, Fastify answers a request on a kept-alive connection with a plain-JSON 503
     // (CONTRACT §5 wants problem+json). Answered as usual instead, with Connection: close (below).
     return503OnClosing: false,
-    // One line a request instead (request-log.ts), and no headers in it.
-    disableRequestLogging: true,
+    // One line a request, and no header in it.
+    logController: new OneLineRequestLog(),
   })
-  logOneLineARequest(app)
   // Node answers an `Expect` other than 100-continue a bodiless 417 of its own; RFC 9110 lets a server
   // ignore it, and the request is answered as usual.
   guardConnections(app.server)

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyServerOptions } from 'fastify'
+import { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify'
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const
 export type LogLevel = (typeof LOG_LEVELS)[number]
@@ -40,26 +40,21 @@ export function loggerOptions({
   }
 }
 
-/** Fastify's two lines a request (and their headers) replaced by one line, after the answer. */
-export function logOneLineARequest(app: FastifyInstance): void {
-  // Quiet or no logger: no hook at all, nothing to pay per request.
-  const enabled = (level: string): boolean =>
-    (app.log as unknown as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.(level) === true
-  if (!enabled('info')) return
-  // At debug level, a line when a request begins too (a slow or held request shows before its answer).
-  if (enabled('debug')) {
-    app.addHook('onRequest', (request, _reply, done) => {
-      request.log.debug({ method: request.method, url: request.url }, 'incoming request')
-      done()
-    })
+/**
+ * Fastify's request log lines, as people read them: at debug level a line when a request begins, at info
+ * one line when it is answered (method, path, status, time, the caller's role), and no header at all.
+ */
+export class OneLineRequestLog extends LogController {
+  override incomingRequest(request: FastifyRequest): void {
+    request.log.debug({ method: request.method, url: request.url }, 'incoming request')
   }
-  app.addHook('onResponse', (request, reply, done) => {
+
+  override requestCompleted(error: Error | null, request: FastifyRequest, reply: FastifyReply): void {
     const role = ROLES.get(request)
     const responseTime = Math.round(reply.elapsedTime * 10) / 10
-    request.log.info(
-      { method: request.method, url: request.url, statusCode: reply.statusCode, responseTime, role },
-      `${request.method} ${request.url} ${reply.statusCode} ${responseTime} ms${role ? ` ${role}` : ''}`,
-    )
-    done()
-  })
+    const line = { method: request.method, url: request.url, statusCode: reply.statusCode, responseTime, role }
+    const message = `${request.method} ${request.url} ${reply.statusCode} ${responseTime} ms${role ? ` ${role}` : ''}`
+    if (error) request.log.error({ ...line, err: error }, message)
+    else request.log.info(line, message)
+  }
 }
