@@ -12,8 +12,11 @@ test('on a pipe: one JSON line a request, with method, path, status, time and th
   await fetch(`${url}/api/users?limit=2`, { headers: { authorization: 'Bearer admin-token', 'x-secret': 'hidden' } })
   await fetch(`${url}/api/users/me`)
   cli.kill('SIGTERM')
+  const result = await cli
+  // Nothing for the user to act on: no deprecation or other warning of a library.
+  expect(result.stderr).not.toMatch(/Deprecation|Warning/)
   // After the banner, which lists the fixture tokens for a developer alone.
-  const stdout = (await cli).stdout.split('Ctrl-C stops it.')[1] ?? ''
+  const stdout = result.stdout.split('Ctrl-C stops it.')[1] ?? ''
   const lines = stdout
     .split('\n')
     .filter((line) => line.startsWith('{') && line.includes('"url":"/api/'))
