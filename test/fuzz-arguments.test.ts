@@ -130,9 +130,9 @@ describe('finding Schemathesis', () => {
     expect(() => findSchemathesis(lookup([]))).toThrow(/not installed\.\nInstall it with: npm run setup:fuzz/)
   })
 
-  test('and pip with the pinned version for an installed package', () => {
+  test('and users-api-kit setup-fuzz for an installed package (pip refuses on Debian and Ubuntu)', () => {
     expect(() => findSchemathesis(lookup([], { isClone: false }))).toThrow(
-      `Install it with: python3 -m pip install schemathesis==${SCHEMATHESIS_VERSION}`,
+      `Install it with: npx users-api-kit setup-fuzz   (a private virtual environment with Schemathesis ${SCHEMATHESIS_VERSION}`,
     )
   })
 

@@ -1,4 +1,5 @@
 import { delimiter, join } from 'node:path'
+import { schemathesisIn, userVirtualenvDir } from './set-up-schemathesis.js'
 import { AppError } from '../errors.js'
 
 /** The Schemathesis release the kit is built and tested with; `npm run setup:fuzz` installs exactly this. */
@@ -22,12 +23,13 @@ export interface SchemathesisLookup {
 
 export interface SchemathesisLocation {
   path: string
-  source: '--schemathesis' | 'SCHEMATHESIS_BIN' | 'virtualenv' | 'PATH'
+  source: '--schemathesis' | 'SCHEMATHESIS_BIN' | 'virtualenv' | 'setup-fuzz' | 'PATH'
 }
 
 /**
  * Finds the `st` executable, in order: `--schemathesis PATH`, `SCHEMATHESIS_BIN`, the kit's virtualenv
- * (`.venv/bin/st` at the package root), `st` on PATH. A path given explicitly that is not executable is
+ * (`.venv/bin/st` at the package root, a clone's), the one `users-api-kit setup-fuzz` made in the user's
+ * cache folder, `st` on PATH. A path given explicitly that is not executable is
  * an error, never skipped: the user asked for that one.
  *
  * @throws AppError('VALIDATION_FAILED') whose message says the one command that installs it.
@@ -49,6 +51,8 @@ export function findSchemathesis(lookup: SchemathesisLookup): SchemathesisLocati
     ? join(lookup.packageRoot, VIRTUALENV_DIR, 'Scripts', 'st.exe')
     : join(lookup.packageRoot, VIRTUALENV_DIR, 'bin', 'st')
   if (lookup.isExecutable(virtualenv)) return { path: virtualenv, source: 'virtualenv' }
+  const ofSetup = schemathesisIn(userVirtualenvDir(lookup.env), windows ? 'win32' : 'linux')
+  if (lookup.isExecutable(ofSetup)) return { path: ofSetup, source: 'setup-fuzz' }
   const pathDirectories = (lookup.env.PATH ?? lookup.env.Path ?? '').split(delimiter).filter(Boolean)
   for (const directory of pathDirectories) {
     const candidate = join(directory, windows ? 'st.exe' : 'st')
@@ -61,5 +65,5 @@ export function findSchemathesis(lookup: SchemathesisLookup): SchemathesisLocati
 export function installHint(lookup: Pick<SchemathesisLookup, 'isClone'>): string {
   return lookup.isClone
     ? 'Install it with: npm run setup:fuzz   (a virtualenv in .venv/ with Schemathesis ' + SCHEMATHESIS_VERSION + ')'
-    : `Install it with: python3 -m pip install schemathesis==${SCHEMATHESIS_VERSION}   (or set SCHEMATHESIS_BIN, or pass --schemathesis PATH)`
+    : `Install it with: npx users-api-kit setup-fuzz   (a private virtual environment with Schemathesis ${SCHEMATHESIS_VERSION} in your cache folder; or set SCHEMATHESIS_BIN, or pass --schemathesis PATH)`
 }
