@@ -128,9 +128,11 @@ describe('readTargetFile', () => {
     expect((await readTargetFile(path)).actors.owner?.token).toBe('owner-token')
   })
 
-  test('a missing file: the message names it', async () => {
+  test('a missing file: the message names it and the command that writes one', async () => {
     const path = join(directory, 'missing.json')
-    expect((await captureFileError(path)).message).toBe(`Cannot read the target file ${path}: no such file.`)
+    expect((await captureFileError(path)).message).toBe(
+      `There is no target file ${path}. Write one to fill in: npx users-api-kit init-target ${path} (for a running users-api-kit mock, give --base-url http://127.0.0.1:4010 instead).`,
+    )
   })
 
   test('bad JSON: the message names the file, the line and the column', async () => {

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { ErrorObject } from 'ajv/dist/2020.js'
 import { AppError } from '../errors.js'
@@ -45,6 +45,14 @@ const validateTarget = createAjv().compile(JSON.parse(readFileSync(TARGET_SCHEMA
  * const target = parseTarget({ baseUrl: 'http://127.0.0.1:4010', actors: { owner: { token: 'owner-token' } } })
  */
 export function parseTarget(input: unknown): Target {
+  const placeholder = findPlaceholder(input)
+  if (placeholder !== undefined) {
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `Fill in ${placeholder}: it still holds the placeholder of users-api-kit init-target${placeholder.startsWith('/actors/') ? ' (or delete the actor: its checks are then skipped, saying so)' : ''}.`,
+      { errors: [{ in: 'body', path: placeholder, message: 'is a placeholder' }] },
+    )
+  }
   if (!validateTarget(input)) {
     const [first] = validateTarget.errors ?? []
     const { path, message } = first ? describeTargetError(first) : { path: '', message: 'is invalid' }
@@ -68,6 +76,13 @@ export function parseTarget(input: unknown): Target {
  * const target = await readTargetFile('users-api.target.json')
  */
 export async function readTargetFile(path: string): Promise<Target> {
+  if (!existsSync(path)) {
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `There is no target file ${path}. Write one to fill in: npx users-api-kit init-target ${path}` +
+        ' (for a running users-api-kit mock, give --base-url http://127.0.0.1:4010 instead).',
+    )
+  }
   const document = await readJsonFile(path, 'target file')
   try {
     return parseTarget(document)
@@ -82,4 +97,18 @@ function describeTargetError(error: ErrorObject): { path: string; message: strin
     return { path: error.instancePath, message: 'must be an http or https URL' }
   }
   return toValidationIssue(error, 'body')
+}
+
+/** What init-target writes where a value must be filled in. */
+export const PLACEHOLDER = 'FILL-ME-IN'
+
+/** The JSON pointer of the first string value that still starts with the placeholder. */
+function findPlaceholder(value: unknown, path = ''): string | undefined {
+  if (typeof value === 'string') return value.startsWith(PLACEHOLDER) ? path : undefined
+  if (value === null || typeof value !== 'object') return undefined
+  for (const [key, item] of Object.entries(value)) {
+    const found = findPlaceholder(item, `${path}/${key}`)
+    if (found !== undefined) return found
+  }
+  return undefined
 }
