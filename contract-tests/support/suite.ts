@@ -1,9 +1,9 @@
 import { onTestFinished, type TestContext } from 'vitest'
 import { ContractClient, type SendOptions } from '../../src/contract/contract-client.js'
-import { ContractViolation } from '../../src/contract/contract-violation.js'
 import type { Exchange } from '../../src/contract/exchange.js'
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../../src/contract/response-limits.js'
 import type { SuiteLayer } from '../../src/contract/response-schemas.js'
-import { readTargetFile, type ActorName, type DisposableUser, type Target } from '../../src/contract/target.js'
+import { parseTarget, type ActorName, type DisposableUser, type Target } from '../../src/contract/target.js'
 import { loadSpec } from '../../src/spec/load-spec.js'
 import { RESPONSE_CHECKS } from '../checks/index.js'
 import { SUITE_ENV } from '../../src/contract/suite-env.js'
@@ -20,15 +20,30 @@ export interface Suite {
 }
 
 async function openSuite(): Promise<Suite> {
-  const targetFile = process.env[SUITE_ENV.target]
-  if (!targetFile)
+  const targetJson = process.env[SUITE_ENV.target]
+  if (!targetJson)
     throw new Error(`The contract suite runs through \`users-api-kit verify\` (${SUITE_ENV.target} is not set).`)
-  const target = await readTargetFile(targetFile)
+  const target = parseTarget(JSON.parse(targetJson))
   const spec = await loadSpec(process.env[SUITE_ENV.spec] || undefined)
   const layer: SuiteLayer = process.env[SUITE_ENV.layer] === 'core' ? 'core' : 'all'
   const timeoutMs = Number(process.env[SUITE_ENV.timeoutMs] ?? '10000')
-  const client = new ContractClient({ baseUrl: target.baseUrl, spec, checks: RESPONSE_CHECKS, layer, timeoutMs })
+  const maxResponseBytes = Number(process.env[SUITE_ENV.maxResponseBytes] || DEFAULT_MAX_RESPONSE_BYTES)
+  const report = { showSecrets: process.env[SUITE_ENV.showSecrets] === '1', secrets: tokensOf(target) }
+  const client = new ContractClient({
+    baseUrl: target.baseUrl,
+    spec,
+    checks: RESPONSE_CHECKS,
+    layer,
+    timeoutMs,
+    maxResponseBytes,
+    report,
+  })
   return { target, client, layer, readOnly: process.env[SUITE_ENV.readOnly] === '1' }
+}
+
+/** Every token of the target: masked wherever a report would show one (a server may echo it). */
+function tokensOf(target: Target): string[] {
+  return [...Object.values(target.actors), ...target.disposable].map((holder) => holder?.token ?? '')
 }
 
 export const suite: Suite = await openSuite()
@@ -101,5 +116,5 @@ export function expectRule(exchange: Exchange, holds: boolean, rule: string, mes
 }
 
 function fail(exchange: Exchange, rule: string, message: string): never {
-  throw new ContractViolation([{ check: 'scenario', rule, message }], exchange)
+  throw suite.client.violation([{ check: 'scenario', rule, message }], exchange)
 }

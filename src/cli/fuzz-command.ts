@@ -1,19 +1,22 @@
 import { accessSync, constants, existsSync } from 'node:fs'
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { dirname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { AppError } from '../errors.js'
+import { escapeControlCharacters } from '../contract/escape-control-characters.js'
 import { assertReachable, resolveTarget } from '../contract/resolve-target.js'
+import { createScratchDirectory } from '../contract/scratch-directory.js'
 import type { Target } from '../contract/target.js'
 import { findSchemathesis, installHint, SCHEMATHESIS_VERSION } from '../fuzz/find-schemathesis.js'
 import { formatFindings } from '../fuzz/format-findings.js'
 import { CONFIG_FILE, HOOKS_FILE, PACKAGE_ROOT, SETUP_SCRIPT } from '../fuzz/fuzz-files.js'
 import { readFindings, type Finding } from '../fuzz/read-findings.js'
+import { startResponseGuard } from '../fuzz/response-guard.js'
 import { readSchemathesisVersion, runSchemathesis } from '../fuzz/run-schemathesis.js'
 import { buildSchemathesisCommand } from '../fuzz/schemathesis-command.js'
 import { renameTestsuites } from '../contract/merge-junit-reports.js'
 import { DEFAULT_SPEC_PATH, loadSpec } from '../spec/load-spec.js'
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../contract/response-limits.js'
 import {
   DEFAULT_TIMEOUT_MS,
   FUZZ_OPTIONS,
@@ -39,12 +42,17 @@ Usage:
   --read-only            Send no POST, PUT, PATCH or DELETE at all
   --junit FILE           Write a JUnit XML report (for CI)
   --schemathesis PATH    The st executable (else SCHEMATHESIS_BIN, the kit's .venv, st on PATH)
-  --timeout MS           Per request (default 10000; Schemathesis's --request-timeout)
+  --timeout MS           Per request, to the answer's last byte (default 10000)
+  --max-response-bytes N Per answer, after decompression (default 1048576, 1 MiB)
+  --show-secrets         Tokens as they are in Schemathesis's output and reports (else [Filtered])
   --control-token T      With --base-url, for a mock started with one (else USERS_API_KIT_CONTROL_TOKEN)
   -h, --help             This help
 
 Safety: the owner's token is sent; writes reach only the target's disposable users (see
-src/fuzz/schemathesis-hooks.py). Redirects are never followed: a 3xx is a finding.
+src/fuzz/schemathesis-hooks.py). Redirects are never followed: a 3xx is a finding. Schemathesis
+reaches the target through the kit's guard, which holds every answer to --timeout and
+--max-response-bytes and refuses JSON nested over 64 levels: each refusal is an error that says so.
+Schemathesis's output is passed through as plain text, its control characters escaped.
 Exit codes: 0 no findings, 1 findings, 2 could not run. Could not run (2) includes a target that
 accepts no connection (refused, unknown host, no TCP connection within --timeout); one that accepts
 connections and then hangs, resets them or answers something other than HTTP is fuzzed, and its
@@ -54,8 +62,12 @@ export interface FuzzOptions {
   targetFile?: string
   baseUrl?: string
   controlToken?: string
-  /** Per request (default 10 s): Schemathesis's --request-timeout. */
+  /** Per request, to the answer's last byte (default 10 s): the guard's deadline. */
   timeoutMs?: number
+  /** Per answer, after decompression (default 1 MiB). */
+  maxResponseBytes?: number
+  /** Tokens unmasked in Schemathesis's output and reports. */
+  showSecrets?: boolean
   spec?: string
   maxExamples?: number
   seed?: number
@@ -87,37 +99,63 @@ export async function runFuzzCommand(args: string[]): Promise<number> {
   return outcome.exitCode
 }
 
-/** Resolves the target, finds Schemathesis, runs it, and prints the kit's summary. Used by `gate` too. */
+/**
+ * Resolves the target, finds Schemathesis, runs it through the guard (response-guard.ts), and prints
+ * the kit's summary. Used by `gate` too.
+ */
 export async function runFuzz(options: FuzzOptions, target?: Target): Promise<FuzzOutcome> {
   let prepared: Awaited<ReturnType<typeof prepareRun>>
   try {
     prepared = await prepareRun(options, target)
   } catch (error) {
-    console.error(`users-api-kit fuzz: cannot run.\n${error instanceof Error ? error.message : String(error)}`)
+    const message = error instanceof Error ? error.message : String(error)
+    console.error(`users-api-kit fuzz: cannot run.\n${escapeControlCharacters(message, { multiline: true })}`)
     return { exitCode: 2, findings: [] }
   }
-  const workDirectory = await mkdtemp(join(tmpdir(), 'users-api-kit-fuzz-'))
+  const scratch = await createScratchDirectory('users-api-kit-fuzz-')
+  const guard = await startResponseGuard({
+    targetBaseUrl: prepared.baseUrl,
+    timeoutMs: prepared.timeoutMs,
+    maxResponseBytes: prepared.maxResponseBytes,
+  })
   try {
-    const command = buildSchemathesisCommand({ ...prepared, reportDir: workDirectory })
-    const status = await runSchemathesis(command, workDirectory)
+    const command = buildSchemathesisCommand({ ...prepared, baseUrl: guard.baseUrl, reportDir: scratch.path })
+    const status = await runSchemathesis(command, scratch.path, guard.toTargetUrls)
     const reports = await readReports(command.junitPath, command.ndjsonPath)
     if ((status !== 0 && status !== 1) || reports === undefined) {
       console.error(`users-api-kit fuzz: Schemathesis stopped with exit code ${status} before it finished (see above).`)
       return { exitCode: 2, findings: [] }
     }
-    const findings = readFindings(reports)
+    // The curl lines name the target, not the guard; a control character the target sent stays inert.
+    const junit = sanitizeReport(guard.toTargetUrls(reports.junit))
+    const findings = readFindings({ junit, ndjson: reports.ndjson })
     console.log(formatFindings(findings))
-    if (prepared.broken) console.log(`Note: ${prepared.broken}`)
+    if (prepared.broken) console.log(`Note: ${escapeControlCharacters(prepared.broken)}`)
     if (status === 1 && findings.length === 0)
       console.error('users-api-kit fuzz: Schemathesis failed the run for a reason the kit could not read (see above).')
     return {
       exitCode: status === 0 && findings.length === 0 ? 0 : 1,
       findings,
-      junit: renameTestsuites(reports.junit, () => 'users-api-kit fuzz'),
+      junit: renameTestsuites(junit, () => 'users-api-kit fuzz'),
     }
   } finally {
-    await rm(workDirectory, { recursive: true, force: true })
+    await guard.close()
+    await scratch.remove()
   }
+}
+
+/**
+ * A JUnit report with every control character the target sent written out (`\x1b`), whether raw or as a
+ * character reference: XML 1.0 allows none of them, and a CI page would pass them to a terminal.
+ */
+function sanitizeReport(xml: string): string {
+  const references = xml.replace(/&#(x[0-9a-f]+|\d+);/gi, (reference, code: string) => {
+    const value = code.startsWith('x') || code.startsWith('X') ? parseInt(code.slice(1), 16) : Number(code)
+    const character = String.fromCodePoint(value)
+    const escaped = escapeControlCharacters(character, { multiline: true })
+    return escaped === character ? reference : escaped
+  })
+  return escapeControlCharacters(references.replaceAll('\r\n', '\n'), { multiline: true })
 }
 
 async function prepareRun(options: FuzzOptions, given?: Target) {
@@ -140,9 +178,10 @@ async function prepareRun(options: FuzzOptions, given?: Target) {
   const spec = resolve(options.spec ?? DEFAULT_SPEC_PATH)
   await loadSpec(spec)
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
-  const target = given ?? (await resolveTarget(options, timeoutMs))
-  const broken = await assertReachable(target, timeoutMs)
-  if (broken) console.error(`users-api-kit fuzz: ${broken}`)
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES
+  const target = given ?? (await resolveTarget(options, timeoutMs, maxResponseBytes))
+  const broken = await assertReachable(target, timeoutMs, maxResponseBytes)
+  if (broken) console.error(`users-api-kit fuzz: ${escapeControlCharacters(broken)}`)
   const ownerToken = target.actors.owner?.token
   if (!ownerToken) throw new AppError('VALIDATION_FAILED', 'The target has no owner: fuzz sends the owner’s token.')
   if (!options.readOnly && target.disposable.length === 0) {
@@ -160,6 +199,7 @@ async function prepareRun(options: FuzzOptions, given?: Target) {
     ownerToken,
     disposable: target.disposable,
     timeoutMs,
+    maxResponseBytes,
     hooksFile: HOOKS_FILE,
     configFile: CONFIG_FILE,
   }

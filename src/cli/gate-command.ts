@@ -1,14 +1,15 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import { escapeControlCharacters } from '../contract/escape-control-characters.js'
 import { resolveTarget } from '../contract/resolve-target.js'
+import { createScratchDirectory } from '../contract/scratch-directory.js'
 import type { Target } from '../contract/target.js'
 import { SCHEMATHESIS_VERSION } from '../fuzz/find-schemathesis.js'
 import { groupByCheck } from '../fuzz/format-findings.js'
 import { mergeJunitReports, readJunitTotals, renameTestsuites } from '../contract/merge-junit-reports.js'
 import { runFuzz, type FuzzOutcome } from './fuzz-command.js'
-import { runVerifyCommand } from './verify-command.js'
+import { runVerify } from './verify-command.js'
 import { FUZZ_OPTIONS, readFuzzOptions, readTargetOptions, TARGET_OPTIONS } from './shared-options.js'
 import { readCommandArgs } from './read-command-args.js'
 
@@ -28,7 +29,9 @@ Usage:
   --workers N            Concurrent Schemathesis workers
   --read-only            Nothing is written, by either
   --schemathesis PATH    The st executable (else SCHEMATHESIS_BIN, the kit's .venv, st on PATH)
-  --timeout MS           Per request, for both (default 10000; see verify --help and fuzz --help)
+  --timeout MS           Per request, to the answer's last byte, for both (default 10000)
+  --max-response-bytes N Per answer, after decompression, for both (default 1048576, 1 MiB)
+  --show-secrets         Tokens as they are in both reports (else Bearer *** and [Filtered])
   --control-token T      With --base-url, for a mock started with one (else USERS_API_KIT_CONTROL_TOKEN)
   -h, --help             This help
 
@@ -46,21 +49,20 @@ export async function runGateCommand(args: string[]): Promise<number> {
   if (typeof options === 'number') return options
   let target: Target
   try {
-    target = await resolveTarget(options, options.timeoutMs)
+    target = await resolveTarget(options, options.timeoutMs, options.maxResponseBytes)
   } catch (error) {
-    console.error(`users-api-kit gate: cannot run.\n${error instanceof Error ? error.message : String(error)}`)
+    const message = error instanceof Error ? error.message : String(error)
+    console.error(`users-api-kit gate: cannot run.\n${escapeControlCharacters(message, { multiline: true })}`)
     return 2
   }
-  const scratch = await mkdtemp(join(tmpdir(), 'users-api-kit-gate-'))
+  // Holds verify's JUnit report only: the target (and its tokens) goes to verify in memory.
+  const scratch = await createScratchDirectory('users-api-kit-gate-')
   try {
-    const targetFile = join(scratch, 'target.json')
-    const verifyReport = join(scratch, 'verify.xml')
-    await writeFile(targetFile, JSON.stringify(target))
-    const verifyCode = await runVerifyCommand([
-      ...['--target', targetFile, '--junit', verifyReport, '--timeout', String(options.timeoutMs)],
-      ...(options.spec ? ['--spec', options.spec] : []),
-      ...(options.readOnly ? ['--read-only'] : []),
-    ])
+    const verifyReport = join(scratch.path, 'verify.xml')
+    const verifyCode = await runVerify(
+      { ...options, layer: 'all', junit: verifyReport, json: undefined, grep: undefined, bail: false },
+      target,
+    )
     const fuzzTarget = { ...target, disposable: disposableForFuzz(target) }
     const fuzz = await runFuzz({ ...options, checks: 'all', stateful: true }, fuzzTarget)
     const verifyXml = await readFile(verifyReport, 'utf8').catch(() => undefined)
@@ -71,7 +73,7 @@ export async function runGateCommand(args: string[]): Promise<number> {
     console.log(formatGateSummary({ exitCode, verifyCode, verifyXml, fuzz, junitPath }))
     return exitCode
   } finally {
-    await rm(scratch, { recursive: true, force: true })
+    await scratch.remove()
   }
 }
 

@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../contract/response-limits.js'
 import { parseIntegerOption } from './parse-integer-option.js'
 
 /** The flags every command that tests a backend takes: what to test, against which document, how patiently. */
@@ -7,11 +8,17 @@ export const TARGET_OPTIONS = {
   'control-token': { type: 'string' },
   spec: { type: 'string' },
   timeout: { type: 'string' },
+  'max-response-bytes': { type: 'string' },
+  'show-secrets': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
 /** fetch's own limits (undici's headersTimeout and bodyTimeout) are 300 s: a longer --timeout never fires. */
 const MAX_TIMEOUT_MS = 300_000
+
+/** --max-response-bytes: at least 1 KiB (a problem body), at most 1 GiB (the kit holds it in memory). */
+const MIN_RESPONSE_BYTES = 1024
+const MAX_RESPONSE_BYTES = 1024 * 1024 * 1024
 
 /** Per request, when --timeout is not given. */
 export const DEFAULT_TIMEOUT_MS = 10_000
@@ -35,6 +42,8 @@ interface TargetValues {
   'control-token'?: string
   spec?: string
   timeout?: string
+  'max-response-bytes'?: string
+  'show-secrets'?: boolean
   help?: boolean
 }
 
@@ -48,7 +57,8 @@ interface FuzzValues {
 }
 
 /**
- * The target flags; the control token falls back to USERS_API_KIT_CONTROL_TOKEN.
+ * The target flags; the control token falls back to USERS_API_KIT_CONTROL_TOKEN. Every answer is read
+ * within --timeout (the whole exchange) and --max-response-bytes (after decompression).
  *
  * @throws Error unless exactly one of --target and --base-url is given (or --help), or for a bad --timeout.
  */
@@ -63,6 +73,14 @@ export function readTargetOptions(values: TargetValues, env: Record<string, stri
     controlToken: values['control-token'] ?? (env[CONTROL_TOKEN_ENV] || undefined),
     spec: values.spec,
     timeoutMs: parseIntegerOption('--timeout', values.timeout, 1, MAX_TIMEOUT_MS) ?? DEFAULT_TIMEOUT_MS,
+    maxResponseBytes:
+      parseIntegerOption(
+        '--max-response-bytes',
+        values['max-response-bytes'],
+        MIN_RESPONSE_BYTES,
+        MAX_RESPONSE_BYTES,
+      ) ?? DEFAULT_MAX_RESPONSE_BYTES,
+    showSecrets: values['show-secrets'] ?? false,
   }
 }
 

@@ -1,7 +1,9 @@
 import { parseArgs } from 'node:util'
 import { isAppError } from '../errors.js'
+import { escapeControlCharacters } from '../contract/escape-control-characters.js'
 import { assertReachable, resolveTarget } from '../contract/resolve-target.js'
 import { runSuite, type SuiteOutcome } from '../contract/run-suite.js'
+import type { Target } from '../contract/target.js'
 import { loadSpec } from '../spec/load-spec.js'
 import { readTargetOptions, TARGET_OPTIONS } from './shared-options.js'
 import { readCommandArgs } from './read-command-args.js'
@@ -22,6 +24,10 @@ Usage:
   --bail             Stop at the first failed check
   --timeout MS       Per request, to the answer's last byte (default 10000). After 3 timeouts in a
                      row nothing more is sent: the remaining checks fail at once, saying why
+  --max-response-bytes N
+                     Per answer, after decompression (default 1048576, 1 MiB): a longer one is
+                     read no further and fails its check, saying so
+  --show-secrets     Show tokens in reports (Reproduce: curl lines); else Authorization: Bearer ***
   --control-token T  With --base-url, for a mock started with one (else USERS_API_KIT_CONTROL_TOKEN)
   -h, --help         This help
 
@@ -30,28 +36,38 @@ Unreachable (2): nothing accepts a connection (refused, unknown host, no TCP con
 --timeout). Broken (1): the target accepts connections but hangs, resets them, answers bytes that
 are not HTTP, an HTML page or a redirect (never followed); every check fails saying which, and the
 reports are written. A server that accepts the connection and never answers the first request is
-broken, not unreachable.`
+broken, not unreachable; so is one whose answers are endless, oversized, compression bombs or JSON
+nested over 64 levels. What a server sends is printed with its control characters escaped.`
 
 /** `users-api-kit verify`: 0 all passed, 1 a check failed, 2 could not start. */
 export async function runVerifyCommand(args: string[]): Promise<number> {
   const options = readCommandArgs('verify', VERIFY_USAGE, parseVerifyArgs, args)
   if (typeof options === 'number') return options
+  return runVerify(options)
+}
+
+export type VerifyOptions = Omit<ReturnType<typeof parseVerifyArgs>, 'help'>
+
+/**
+ * Resolves the target (unless given), runs the suite and prints the summary: 0, 1 or 2. `gate` hands
+ * its target over here, so that it is never written to a file.
+ */
+export async function runVerify(options: VerifyOptions, given?: Target): Promise<number> {
   let outcome: SuiteOutcome
   let broken: string | undefined
   try {
     await loadSpec(options.spec)
-    const target = await resolveTarget(options, options.timeoutMs)
-    broken = await assertReachable(target, options.timeoutMs)
-    if (broken) console.error(`users-api-kit verify: ${broken}`)
+    const target = given ?? (await resolveTarget(options, options.timeoutMs, options.maxResponseBytes))
+    broken = await assertReachable(target, options.timeoutMs, options.maxResponseBytes)
+    if (broken) console.error(`users-api-kit verify: ${escapeControlCharacters(broken)}`)
     outcome = await runSuite({ ...options, target })
   } catch (error) {
-    console.error(
-      `users-api-kit verify: cannot run.\n${isAppError(error) || error instanceof Error ? error.message : String(error)}`,
-    )
+    const message = isAppError(error) || error instanceof Error ? error.message : String(error)
+    console.error(`users-api-kit verify: cannot run.\n${escapeControlCharacters(message, { multiline: true })}`)
     return 2
   }
   console.log(formatSummary(outcome))
-  if (broken) console.log(`Note: ${broken}`)
+  if (broken) console.log(`Note: ${escapeControlCharacters(broken)}`)
   if (outcome.passed + outcome.failed === 0) {
     console.error('users-api-kit verify: no check ran (see the skip reasons above), so nothing was verified.')
     return 2

@@ -1,8 +1,11 @@
 import type { LoadedSpec } from '../spec/load-spec.js'
 import { listOperations, type Operation } from '../spec/operations.js'
-import { ContractViolation, type Finding } from './contract-violation.js'
+import { ContractViolation, type Finding, type ReportOptions } from './contract-violation.js'
 import type { Exchange, ExchangeRequest, ExchangeResponse } from './exchange.js'
+import { JsonTooDeep, parseBoundedJson } from './json-depth.js'
 import { matchOperation } from './match-operation.js'
+import { readBoundedBody, ResponseTooLarge } from './read-bounded-body.js'
+import { DEFAULT_MAX_RESPONSE_BYTES } from './response-limits.js'
 import { ResponseSchemas, type SuiteLayer } from './response-schemas.js'
 import { SilenceGuard } from './silence-guard.js'
 import { describeTransportFailure } from './transport-failure.js'
@@ -44,6 +47,10 @@ export interface ContractClientOptions {
   layer?: SuiteLayer
   /** Per request, the whole answer to its last byte (default 10 s). */
   timeoutMs?: number
+  /** Per answer, after decompression (default 1 MiB): past it the body is not read further. */
+  maxResponseBytes?: number
+  /** What reports may show; tokens are masked unless `showSecrets`. */
+  report?: ReportOptions
 }
 
 /** Answers a request got when it got none; `status` 0 is how reports show it. */
@@ -73,8 +80,13 @@ export class ContractClient {
   async send(options: SendOptions): Promise<Exchange> {
     const exchange = await this.exchange(options)
     const findings = this.findingsOf(exchange)
-    if (findings.length > 0) throw new ContractViolation(findings, exchange)
+    if (findings.length > 0) throw this.violation(findings, exchange)
     return exchange
+  }
+
+  /** A bug report for findings on an exchange, with this run's masking of secrets. */
+  violation(findings: Finding[], exchange: Exchange): ContractViolation {
+    return new ContractViolation(findings, exchange, this.options.report)
   }
 
   /**
@@ -97,10 +109,12 @@ export class ContractClient {
     const pathname = new URL(request.url).pathname.slice(basePath.length)
     const operation = matchOperation(this.operations, request.method, pathname)
     const stop = this.silence.reasonToStop()
-    if (stop) throw noResponse({ request, response: NO_RESPONSE, operation }, `nothing, not sent: ${stop}`)
+    if (stop) throw this.noResponse({ request, response: NO_RESPONSE, operation }, `nothing, not sent: ${stop}`)
     const timeoutMs = this.options.timeoutMs ?? 10_000
+    let response: Response | undefined
     try {
-      const response = await fetch(request.url, {
+      // One deadline for the whole exchange: fetch's signal also ends the reading of the body.
+      response = await fetch(request.url, {
         method: request.method,
         headers: request.headers,
         body: options.withoutContentType && request.body !== undefined ? toBytes(request.body) : request.body,
@@ -108,24 +122,35 @@ export class ContractClient {
         redirect: 'manual',
         signal: AbortSignal.timeout(timeoutMs),
       })
-      const exchange = { request, response: await toResponse(response), operation }
-      this.silence.recordAnswer()
+      const exchange = {
+        request,
+        response: await toResponse(response, this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES),
+        operation,
+      }
+      const refused = exchange.response.refused
+      if (refused?.limit === 'size') this.silence.recordOversized(`${exchange.response.status} with ${refused.reason}`)
+      else this.silence.recordAnswer()
       return exchange
     } catch (error) {
       const failure = describeTransportFailure(error, timeoutMs)
-      if (failure.kind === 'timeout') this.silence.recordTimeout(failure.reason)
-      throw noResponse({ request, response: NO_RESPONSE, operation }, failure.reason)
+      // The status and headers came, the body did not end in time: a server that trickles its answer.
+      const reason =
+        failure.kind === 'timeout' && response
+          ? `no complete response within ${timeoutMs} ms (timed out: ${response.status} and its headers came, the body was still arriving)`
+          : failure.reason
+      if (failure.kind === 'timeout') this.silence.recordTimeout(reason)
+      throw this.noResponse({ request, response: NO_RESPONSE, operation }, reason)
     }
   }
-}
 
-function noResponse(exchange: Exchange, what: string): ContractViolation {
-  const finding = {
-    check: 'server-answers',
-    rule: 'The server answers every request over HTTP within the timeout',
-    message: `Received: ${what}`,
+  private noResponse(exchange: Exchange, what: string): ContractViolation {
+    const finding = {
+      check: 'server-answers',
+      rule: 'The server answers every request over HTTP within the timeout',
+      message: `Received: ${what}`,
+    }
+    return this.violation([finding], exchange)
   }
-  return new ContractViolation([finding], exchange)
 }
 
 function toBytes(text: string): Uint8Array {
@@ -143,17 +168,29 @@ function toRequest(baseUrl: string, options: SendOptions): ExchangeRequest {
   return { method: (options.method ?? 'GET').toUpperCase(), url: `${baseUrl}${options.path}`, headers, body }
 }
 
-async function toResponse(response: Response): Promise<ExchangeResponse> {
-  const text = await response.text()
+/**
+ * The answer as checks see it, read within the limits of response-limits.ts: a body past
+ * `maxBytes` or JSON nested too deep is kept out (its first KiB, or its text unparsed) and marked
+ * `refused`, which is then the exchange's one finding.
+ */
+async function toResponse(response: Response, maxBytes: number): Promise<ExchangeResponse> {
   const headers = Object.fromEntries(
     [...response.headers.entries()].map(([name, value]) => [name.toLowerCase(), value]),
   )
+  let text: string
+  try {
+    text = await readBoundedBody(response, maxBytes)
+  } catch (error) {
+    if (!(error instanceof ResponseTooLarge)) throw error
+    return { status: response.status, headers, text: error.head, refused: { limit: 'size', reason: error.message } }
+  }
   const result: ExchangeResponse = { status: response.status, headers, text }
   if (/json/.test(headers['content-type'] ?? '') && text !== '') {
     try {
-      result.body = JSON.parse(text)
-    } catch {
-      // Left undefined: the media-type check reports a body that is not the JSON it claims.
+      result.body = parseBoundedJson(text)
+    } catch (error) {
+      if (error instanceof JsonTooDeep) result.refused = { limit: 'depth', reason: error.message }
+      // Else left undefined: the media-type check reports a body that is not the JSON it claims.
     }
   }
   return result

@@ -1,4 +1,6 @@
+import { escapeControlCharacters } from './escape-control-characters.js'
 import type { Exchange } from './exchange.js'
+import { redactSecrets } from './redact-secrets.js'
 import { toCurl } from './to-curl.js'
 
 /** One rule that an exchange broke: what was expected, what came. */
@@ -10,9 +12,17 @@ export interface Finding {
   message: string
 }
 
+/** What a report may show: secrets are masked unless the user asked for them (`--show-secrets`). */
+export interface ReportOptions {
+  showSecrets?: boolean
+  /** The target's tokens: masked wherever they occur (a server may echo one). */
+  secrets?: readonly string[]
+}
+
 /**
  * A failed check, written as a bug report: the rule, the request, expected vs received, and a curl
- * that reproduces it. Its message starts with `[check-name]`, which reports and tests look for.
+ * that reproduces it. Its message starts with `[check-name]`, which reports and tests look for. What
+ * the server sent is printed with its control characters escaped, and the target's tokens masked.
  */
 export class ContractViolation extends Error {
   override readonly name = 'ContractViolation'
@@ -20,26 +30,37 @@ export class ContractViolation extends Error {
   constructor(
     readonly findings: Finding[],
     readonly exchange: Exchange,
+    options: ReportOptions = {},
   ) {
-    super(formatViolation(findings, exchange))
+    super(formatViolation(findings, exchange, options))
     // The report is the message: a stack into the suite's client says nothing about the backend.
     this.stack = `${this.name}: ${this.message}`
   }
+
+  /**
+   * What vitest sends from its worker to the reporters: the report alone. The exchange (a body of up to
+   * --max-response-bytes, the request's tokens) stays in the worker.
+   */
+  toJSON(): { name: string; message: string; stack: string } {
+    return { name: this.name, message: this.message, stack: this.stack ?? this.message }
+  }
 }
 
-export function formatViolation(findings: Finding[], exchange: Exchange): string {
+export function formatViolation(findings: Finding[], exchange: Exchange, options: ReportOptions = {}): string {
   const { request, response } = exchange
   const lines = findings.flatMap((finding) => [`[${finding.check}] ${finding.rule}`, indent(finding.message), ''])
   lines.push(
     `Request:  ${request.method} ${request.url}${exchange.operation ? ` (${exchange.operation.operationId})` : ''}`,
   )
-  if (request.body !== undefined) lines.push(`Body:     ${truncate(request.body)}`)
+  if (request.body !== undefined) lines.push(`Body:     ${escapeControlCharacters(truncate(request.body))}`)
   // Status 0: no HTTP answer came (contract-client.ts), the finding says why.
   if (response.status === 0) lines.push('Response: none')
   else lines.push(`Response: ${response.status} ${response.headers['content-type'] ?? '(no content type)'}`)
-  if (response.text) lines.push(`          ${truncate(response.text)}`)
-  lines.push(`Reproduce: ${toCurl(request)}`)
-  return lines.join('\n')
+  // On one line: a new line from the server must not start a line of the report.
+  if (response.text) lines.push(`          ${escapeControlCharacters(truncate(response.text))}`)
+  lines.push(`Reproduce: ${toCurl(request, options)}`)
+  const report = escapeControlCharacters(lines.join('\n'), { multiline: true })
+  return options.showSecrets ? report : redactSecrets(report, options.secrets ?? [])
 }
 
 function indent(text: string): string {

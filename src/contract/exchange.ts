@@ -22,6 +22,17 @@ export interface ExchangeResponse {
   text: string
   /** The parsed body when the media type is JSON (`application/json`, `application/problem+json`). */
   body?: unknown
+  /**
+   * Set when the client would not take the body whole: past --max-response-bytes (`text` is then its
+   * first KiB) or JSON nested too deep to parse. The one finding of such an exchange (unusable-answer.ts).
+   */
+  refused?: RefusedBody
+}
+
+export interface RefusedBody {
+  limit: 'size' | 'depth'
+  /** In words: `a body over 1 MiB (1048576 bytes) after decompression; the kit reads no further …`. */
+  reason: string
 }
 
 /** `application/problem+json; charset=utf-8` → `application/problem+json`. */

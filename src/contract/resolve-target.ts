@@ -1,5 +1,8 @@
 import { AppError } from '../errors.js'
 import { acceptsConnections } from './accepts-connections.js'
+import { JsonTooDeep, parseBoundedJson } from './json-depth.js'
+import { readBoundedBody, ResponseTooLarge } from './read-bounded-body.js'
+import { DEFAULT_MAX_RESPONSE_BYTES } from './response-limits.js'
 import { parseTarget, readTargetFile, type Target } from './target.js'
 import { describeTransportFailure } from './transport-failure.js'
 import { describeUnusableAnswer } from './unusable-answer.js'
@@ -14,12 +17,17 @@ export interface TargetSource {
 
 /**
  * The target of a run: a target file, or a running mock's own (`POST /__mock/target`, the one
- * `/__mock/` route the suite uses). Every failure says what to do instead.
+ * `/__mock/` route the suite uses), read within `timeoutMs` and `maxResponseBytes` like any answer.
+ * Every failure says what to do instead.
  *
  * @example
  * const target = await resolveTarget({ baseUrl: 'http://127.0.0.1:4010', controlToken: 's3cret' }, 10_000)
  */
-export async function resolveTarget(source: TargetSource, timeoutMs: number): Promise<Target> {
+export async function resolveTarget(
+  source: TargetSource,
+  timeoutMs: number,
+  maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES,
+): Promise<Target> {
   if (source.targetFile) return readTargetFile(source.targetFile)
   if (!source.baseUrl)
     throw new AppError(
@@ -59,12 +67,18 @@ export async function resolveTarget(source: TargetSource, timeoutMs: number): Pr
   }
   let document: unknown
   try {
-    document = await response.json()
+    document = parseBoundedJson(await readBoundedBody(response, maxResponseBytes))
   } catch (error) {
     if ((error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError') {
       throw new AppError(
         'VALIDATION_FAILED',
         `${url} began to answer but its body did not arrive within ${timeoutMs} ms. Is the mock overloaded? Try a larger --timeout.`,
+      )
+    }
+    if (error instanceof ResponseTooLarge || error instanceof JsonTooDeep) {
+      throw new AppError(
+        'VALIDATION_FAILED',
+        `${url} answered ${error.message}: no users-api-kit mock answers that. For any other backend, give --target FILE.`,
       )
     }
     throw new AppError(
@@ -82,12 +96,24 @@ export async function resolveTarget(source: TargetSource, timeoutMs: number): Pr
  * than HTTP, an HTML page or a redirect is there and broken: the run goes on so that its report says
  * so, and the answer is a note saying what the first request got. Undefined when it answered over HTTP.
  */
-export async function assertReachable(target: Target, timeoutMs: number): Promise<string | undefined> {
+export async function assertReachable(
+  target: Target,
+  timeoutMs: number,
+  maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES,
+): Promise<string | undefined> {
   const url = `${target.baseUrl}/api/users/me`
   let received: string | undefined
+  let response: Response | undefined
   try {
-    const response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) })
-    const answer = { status: response.status, headers: headersOf(response), text: await response.text() }
+    // The signal bounds the whole answer, the body's last byte included; the body is read within the size limit.
+    response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) })
+    const answer = { status: response.status, headers: headersOf(response), text: '' }
+    try {
+      answer.text = await readBoundedBody(response, maxResponseBytes)
+    } catch (error) {
+      if (!(error instanceof ResponseTooLarge)) throw error
+      return noteOf(target, `${response.status} with ${error.message}`)
+    }
     received = describeUnusableAnswer({ request: { method: 'GET', url, headers: {} }, response: answer })
   } catch (error) {
     const failure = describeTransportFailure(error, timeoutMs)
@@ -102,9 +128,15 @@ export async function assertReachable(target: Target, timeoutMs: number): Promis
         `Cannot reach the target ${target.baseUrl} (${reason}). Is it running, and is baseUrl right?`,
       )
     }
-    received = failure.reason
+    received =
+      failure.kind === 'timeout' && response
+        ? `no complete response within ${timeoutMs} ms (${response.status} and its headers came, the body was still arriving)`
+        : failure.reason
   }
-  if (received === undefined) return undefined
+  return received === undefined ? undefined : noteOf(target, received)
+}
+
+function noteOf(target: Target, received: string): string {
   return `The target ${target.baseUrl} accepts connections, but GET /api/users/me got ${received}. It is tested anyway: its checks fail saying why.`
 }
 

@@ -1,6 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Vitest } from 'vitest/node'
 import type { SuiteLayer } from './response-schemas.js'
@@ -19,6 +17,9 @@ export interface SuiteRunOptions {
   grep?: string
   bail: boolean
   timeoutMs: number
+  maxResponseBytes: number
+  /** Tokens in reports as they are, not `***`. */
+  showSecrets: boolean
 }
 
 export interface SuiteOutcome {
@@ -27,22 +28,32 @@ export interface SuiteOutcome {
   skipped: number
   /** Why checks were skipped, with how many each reason skipped. */
   skipReasons: Map<string, number>
-  /** The failed checks' full names. */
+  /** The failed checks' full names; a check that never ran because its file stopped is one of them. */
   failures: string[]
 }
 
 /** Runs the contract suite (contract-tests/) against one target through vitest's Node API. */
 export async function runSuite(options: SuiteRunOptions): Promise<SuiteOutcome> {
-  const directory = await mkdtemp(join(tmpdir(), 'users-api-kit-verify-'))
-  const targetFile = join(directory, 'target.json')
-  await writeFile(targetFile, JSON.stringify(options.target))
-  // Workers inherit the environment: that is how the suite learns its target and settings.
-  process.env[SUITE_ENV.target] = targetFile
-  process.env[SUITE_ENV.layer] = options.layer
-  process.env[SUITE_ENV.readOnly] = options.readOnly ? '1' : ''
-  process.env[SUITE_ENV.timeoutMs] = String(options.timeoutMs)
-  if (options.spec) process.env[SUITE_ENV.spec] = options.spec
+  // Workers inherit the environment: that is how the suite learns its target and settings. Set for
+  // this run only, so that nothing of the target outlives it in this process (gate runs fuzz next).
+  const settings: Record<string, string> = {
+    [SUITE_ENV.target]: JSON.stringify(options.target),
+    [SUITE_ENV.layer]: options.layer,
+    [SUITE_ENV.readOnly]: options.readOnly ? '1' : '',
+    [SUITE_ENV.timeoutMs]: String(options.timeoutMs),
+    [SUITE_ENV.maxResponseBytes]: String(options.maxResponseBytes),
+    [SUITE_ENV.showSecrets]: options.showSecrets ? '1' : '',
+    ...(options.spec ? { [SUITE_ENV.spec]: options.spec } : {}),
+  }
+  Object.assign(process.env, settings)
+  try {
+    return await startSuite(options)
+  } finally {
+    for (const name of Object.keys(settings)) delete process.env[name]
+  }
+}
 
+async function startSuite(options: SuiteRunOptions): Promise<SuiteOutcome> {
   const { startVitest } = await import('vitest/node')
   const reporters: Array<string | [string, Record<string, unknown>]> = ['default']
   // vitest resolves report paths against the suite's root (contract-tests/): the user means their cwd.
@@ -55,6 +66,8 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteOutcome> 
     run: true,
     watch: false,
     reporters,
+    // One worker thread, whatever the cores: each costs ~65 MiB, and a run takes seconds either way.
+    maxWorkers: 1,
     ...(namePatterns.length > 0
       ? { testNamePattern: namePatterns.map((pattern) => `(?=.*(?:${pattern}))`).join('') }
       : {}),
@@ -93,6 +106,10 @@ function summarize(modules: TestModules): SuiteOutcome {
         outcome.skipped += 1
         const reason = result.note ?? (test.options.mode === 'skip' ? 'not selected (--only core, --grep)' : 'not run')
         outcome.skipReasons.set(reason, (outcome.skipReasons.get(reason) ?? 0) + 1)
+      } else {
+        // Collected and never finished: its file stopped (a crashed worker). Counted, so the totals add up.
+        outcome.failed += 1
+        outcome.failures.push(`${test.fullName} (did not run: its test file stopped)`)
       }
     }
   }

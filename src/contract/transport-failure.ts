@@ -30,15 +30,19 @@ const UNREACHABLE_CODES = new Set([
 export function describeTransportFailure(error: unknown, timeoutMs: number): TransportFailure {
   if (error instanceof Error && error.name === 'TimeoutError')
     return { kind: 'timeout', reason: `no response within ${timeoutMs} ms (timed out)` }
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause
+  const cause = (error as { cause?: { code?: unknown; message?: unknown; name?: unknown } } | undefined)?.cause
   const code = typeof cause?.code === 'string' ? cause.code : undefined
   const message = typeof cause?.message === 'string' ? cause.message : undefined
+  const name = typeof cause?.name === 'string' ? cause.name : undefined
   if (code === 'ECONNRESET')
     return { kind: 'dropped', reason: 'the connection was reset (ECONNRESET) before a response came' }
   if (code === 'UND_ERR_SOCKET' || code === 'EPIPE')
     return { kind: 'dropped', reason: `the server closed the connection without answering (${message ?? code})` }
   if (code?.startsWith('HPE_'))
     return { kind: 'not-http', reason: `an answer that is not HTTP (${code}: ${message ?? 'unparsable'})` }
+  // Some undici releases leave the code of llhttp's error out; its name still says what it is.
+  if (name === 'HTTPParserError')
+    return { kind: 'not-http', reason: `an answer that is not HTTP (${message ?? 'unparsable'})` }
   if (code !== undefined && UNREACHABLE_CODES.has(code))
     return { kind: 'unreachable', reason: `${code}${message && !message.includes(code) ? `: ${message}` : ''}` }
   // fetch refuses some ports (6000, 6665…) without a code; TLS failures carry OpenSSL's codes.

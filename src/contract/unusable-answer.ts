@@ -1,4 +1,5 @@
 import type { Finding } from './contract-violation.js'
+import { escapeControlCharacters } from './escape-control-characters.js'
 import { mediaTypeOf, type Exchange } from './exchange.js'
 
 interface Unusable {
@@ -30,7 +31,28 @@ export function describeUnusableAnswer(exchange: Exchange): string | undefined {
 }
 
 function readUnusable(exchange: Exchange): Unusable | undefined {
-  return readRedirect(exchange) ?? readHtmlPage(exchange)
+  return readRefusedBody(exchange) ?? readRedirect(exchange) ?? readHtmlPage(exchange)
+}
+
+/** The limits of response-limits.ts: an answer past them is the target's fault, and nothing else is judged. */
+function readRefusedBody({ response }: Exchange): Unusable | undefined {
+  const refused = response.refused
+  if (!refused) return undefined
+  const received = `${response.status} ${mediaTypeOf(response) ?? '(no content type)'}, ${refused.reason}`
+  if (refused.limit === 'size') {
+    return {
+      check: 'bounded-response',
+      rule: 'Every answer ends within --max-response-bytes (default 1 MiB, counted after decompression)',
+      received,
+      documented: "a users API's answers: a page of at most 100 users, a few tens of KiB",
+    }
+  }
+  return {
+    check: 'bounded-json',
+    rule: 'JSON answers nest arrays and objects at most 64 levels deep',
+    received,
+    documented: "a users API's answers, which nest 4 levels at most",
+  }
 }
 
 /** 304 Not Modified is no redirect, and the suite sends no conditional request that would earn one. */
@@ -53,8 +75,9 @@ function readHtmlPage({ response }: Exchange): Unusable | undefined {
   const mediaType = mediaTypeOf(response)
   const looksLikeHtml = /^\s*<(!doctype html|html)\b/i.test(response.text)
   if (mediaType !== 'text/html' && mediaType !== 'application/xhtml+xml' && !looksLikeHtml) return
-  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(response.text)?.[1]?.trim()
-  const page = title ? `an HTML page titled "${title}"` : 'an HTML page'
+  const title = /<title[^>]{0,200}>([^<]{0,1000})<\/title>/i.exec(response.text)?.[1]?.trim()
+  // A title is the server's text: escaped, so that it cannot start a line of the report or drive a terminal.
+  const page = title ? `an HTML page titled "${escapeControlCharacters(title)}"` : 'an HTML page'
   return {
     check: 'answers-json',
     rule: 'The API answers JSON (application/json, application/problem+json), never an HTML page',

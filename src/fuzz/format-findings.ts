@@ -1,3 +1,4 @@
+import { escapeControlCharacters } from '../contract/escape-control-characters.js'
 import type { Finding } from './read-findings.js'
 
 /** Findings by check, in the order the checks first failed. */
@@ -22,8 +23,10 @@ export function formatFindings(findings: Finding[]): string {
     lines.push('', `${check} (${group.length})`)
     for (const finding of group) {
       const headline = [finding.code, finding.title].filter(Boolean).join(' ')
-      lines.push(`  ✗ ${finding.operation}: ${headline}${finding.detail ? ` — ${finding.detail}` : ''}`)
-      for (const curl of finding.curl) lines.push(`      ${curl}`)
+      // Each part on its line, as the target may have shaped it: escaped, so none can start a line of its own.
+      const line = `  ✗ ${finding.operation}: ${headline}${finding.detail ? ` — ${finding.detail}` : ''}`
+      lines.push(escapeControlCharacters(line))
+      for (const curl of finding.curl) lines.push(`      ${escapeControlCharacters(curl)}`)
     }
   }
   lines.push(

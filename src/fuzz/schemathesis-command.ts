@@ -24,8 +24,14 @@ export interface FuzzPlan {
   maxExamples?: number
   seed?: number
   workers?: number
-  /** Per request (`--request-timeout`, in seconds); Schemathesis's own default is 10 s. */
+  /**
+   * Per request, to the answer's last byte: the deadline the kit's guard (response-guard.ts) holds each
+   * request to. Schemathesis's own --request-timeout, which bounds each socket read only, is set a little
+   * longer, a backstop that never fires first.
+   */
   timeoutMs?: number
+  /** `--output-sanitize false`: tokens as they are in Schemathesis's output and reports, not `[Filtered]`. */
+  showSecrets?: boolean
   /** Where Schemathesis writes its JUnit and NDJSON reports. */
   reportDir: string
   hooksFile: string
@@ -40,6 +46,9 @@ export interface SchemathesisCommand {
   junitPath: string
   ndjsonPath: string
 }
+
+/** How much longer than the guard's deadline Schemathesis waits for a read: the guard's answer comes first. */
+const BACKSTOP_MARGIN_MS = 5_000
 
 /**
  * The `st run` command line and environment for a plan. Pure: the same plan gives the same command.
@@ -72,7 +81,11 @@ export function buildSchemathesisCommand(plan: FuzzPlan): SchemathesisCommand {
     ...optional('--max-examples', plan.maxExamples),
     ...optional('--seed', plan.seed),
     ...optional('--workers', plan.workers),
-    ...optional('--request-timeout', plan.timeoutMs === undefined ? undefined : plan.timeoutMs / 1000),
+    ...optional(
+      '--request-timeout',
+      plan.timeoutMs === undefined ? undefined : (plan.timeoutMs + BACKSTOP_MARGIN_MS) / 1000,
+    ),
+    ...(plan.showSecrets ? ['--output-sanitize', 'false'] : []),
     // A users API answers for itself: a 3xx is the response under test (status_code_conformance fails
     // it), never followed, not even to the same host as Schemathesis would by default.
     '--max-redirects',

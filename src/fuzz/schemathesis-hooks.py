@@ -16,16 +16,24 @@ filled its path parameters from a link, so the guard sits there:
 
 Schemathesis re-validates a case that a hook changed, so a rewritten id is not reported as negative data.
 
+Every request reaches the target through the kit's guard (src/fuzz/response-guard.ts), which holds
+each answer to the whole-request deadline (--timeout) and the size limit (--max-response-bytes, after
+decompression), and refuses JSON nested too deep. What it refuses comes back as a 502 or 504 with the
+header GUARD_HEADER and a message; `after_call` turns it into an error of the test case that says so,
+before any check reads it.
+
 A server that stopped answering ends the run instead of costing every remaining test case the whole
 request timeout (a hanging server took ~2 minutes at a 1 s timeout): after SILENT_LIMIT timeouts in a
-row, `before_call` refuses to send, at once, saying why, until an answer comes. Any answer starts the
-count again; a quick network error (a reset, bytes that are not HTTP) neither counts nor resets it.
+row (the guard's deadline, or a network error that took the whole timeout), or answers past the size
+limit (an endless body, a compression bomb: each costs the guard the whole limit), `before_call` refuses
+to send, at once, saying why. Any other answer starts the count again; a quick failure (a reset, bytes
+that are not HTTP) neither counts nor resets it.
 
 Environment (set by `users-api-kit fuzz`, never on the command line, so tokens stay out of `ps`):
   USERS_API_KIT_TOKEN            the owner's token, sent as `Authorization: Bearer`
   USERS_API_KIT_DISPOSABLE       JSON: [{"id": "...", "token": "..."}] from the target file
   USERS_API_KIT_READ_ONLY        "1" in --read-only runs
-  USERS_API_KIT_REQUEST_TIMEOUT  seconds, as given to --request-timeout (Schemathesis's default: 10)
+  USERS_API_KIT_REQUEST_TIMEOUT  seconds, the --timeout the guard holds every request to (default 10)
 """
 
 import itertools
@@ -55,8 +63,11 @@ DELETE_IDS = {user["id"] for user in TARGETS[HALF:] or TARGETS}
 
 REQUEST_TIMEOUT = float(os.environ.get("USERS_API_KIT_REQUEST_TIMEOUT") or 10)
 SILENT_LIMIT = 3
-# Timeouts in a row, shared by every worker; when each worker's request started, its own.
-_silence = {"in_a_row": 0}
+# The guard's answers carry it (src/fuzz/response-guard.ts, GUARD_HEADER): deadline, size, depth, transport.
+GUARD_HEADER = "x-users-api-kit-guard"
+# Timeouts (and oversized answers) in a row, shared by every worker, and what the last one got; when
+# each worker's request started, its own.
+_silence = {"in_a_row": 0, "last": "timeout"}
 _silence_lock = threading.Lock()
 _started = threading.local()
 
@@ -76,12 +87,16 @@ class OwnerToken:
 @schemathesis.hook
 def before_call(context, case, **kwargs):
     with _silence_lock:
-        in_a_row = _silence["in_a_row"]
+        in_a_row, last = _silence["in_a_row"], _silence["last"]
     if in_a_row >= SILENT_LIMIT:
+        got, server = (
+            (f"no response within {REQUEST_TIMEOUT:g} s (timed out)", "a server that stopped answering")
+            if last == "timeout"
+            else ("answers over --max-response-bytes", "a server whose answers do not end")
+        )
         raise RuntimeError(
             f"users-api-kit fuzz did not send {case.method.upper()} {case.path}: the last {in_a_row} requests "
-            f"to the target got no response within {REQUEST_TIMEOUT:g} s (timed out); nothing more is sent to a "
-            "server that stopped answering, so that the run ends."
+            f"to the target got {got}; nothing more is sent to {server}, so that the run ends."
         )
     _keep_writes_on_disposable_users(case)
     _started.at = time.monotonic()
@@ -89,8 +104,16 @@ def before_call(context, case, **kwargs):
 
 @schemathesis.hook
 def after_call(context, case, response):
+    refusal = (response.headers.get(GUARD_HEADER) or [None])[0]
     with _silence_lock:
-        _silence["in_a_row"] = 0
+        if refusal in ("deadline", "size"):
+            _silence["in_a_row"] += 1
+            _silence["last"] = "timeout" if refusal == "deadline" else "size"
+        elif refusal is None:
+            _silence["in_a_row"] = 0
+    if refusal is not None:
+        # The guard's message, e.g. "users-api-kit fuzz: GET /api/users got 200 with a body over 1 MiB …".
+        raise RuntimeError(response.content.decode("utf-8", "replace"))
 
 
 @schemathesis.hook
@@ -100,6 +123,7 @@ def after_network_error(context, case, request):
     if elapsed >= REQUEST_TIMEOUT * 0.9:
         with _silence_lock:
             _silence["in_a_row"] += 1
+            _silence["last"] = "timeout"
 
 
 def _keep_writes_on_disposable_users(case):

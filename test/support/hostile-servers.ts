@@ -1,5 +1,9 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { createServer as createNetServer, type Server, type Socket } from 'node:net'
+import { Readable, type Transform } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { constants, createGzip } from 'node:zlib'
+import type { MockTarget } from '../../src/mock-instance/create-target.js'
 
 /** A server that listens on 127.0.0.1 on a free port; `close` ends it and every connection it holds. */
 export interface HostileServer {
@@ -8,6 +12,39 @@ export interface HostileServer {
   /** How many requests (HTTP servers) or connections (raw servers) it got. */
   hits(): number
   close(): Promise<void>
+}
+
+/** A complete target for a server (every actor, 9 disposable users): nothing is skipped for want of a token. */
+export function targetFor(baseUrl: string): MockTarget {
+  const actors = { owner: 'owner-token', admin: 'admin-token', viewer: 'viewer-token', bot: 'bot-token' }
+  return {
+    baseUrl,
+    actors: {
+      ...Object.fromEntries(Object.entries(actors).map(([name, token]) => [name, { token }])),
+      outsider: { token: 'globex-admin-token' },
+    },
+    disposable: Array.from({ length: 9 }, (_, index) => ({
+      id: `usr_disposable${index}`,
+      token: `disposable-${index}`,
+    })),
+  }
+}
+
+/** Every token of a target: what must never appear in a report unless --show-secrets. */
+export function tokensOf(target: MockTarget): string[] {
+  return [...Object.values(target.actors), ...target.disposable].map((holder) => holder?.token ?? '')
+}
+
+/**
+ * Answers every request 500 `application/problem+json` whose detail echoes the request's
+ * Authorization header, as a careless backend's error page might: a report must not pass it on.
+ */
+export function startEchoingServer(): Promise<HostileServer> {
+  return startHttpServer((request, response) => {
+    response.writeHead(500, { 'content-type': 'application/problem+json' })
+    const detail = `Internal error for ${request.headers.authorization ?? 'nobody'}`
+    response.end(JSON.stringify({ type: 'about:blank', title: 'Internal Server Error', status: 500, detail }))
+  })
 }
 
 /** Accepts every connection, reads the request, and never answers. */
@@ -57,6 +94,109 @@ export function startRedirectElsewhereServer(elsewhere: string): Promise<Hostile
   return startHttpServer((request, response) => {
     response.writeHead(301, { location: `${elsewhere}${request.url ?? '/'}` })
     response.end()
+  })
+}
+
+const MiB = 1024 * 1024
+
+/**
+ * A body of `bytes` spaces, made as it is read (64 KiB at a time, as the client takes them): a
+ * gigabyte costs the server nothing until someone reads it, and the client's refusal ends it.
+ */
+function spaces(bytes: number): Readable {
+  const chunk = Buffer.alloc(64 * 1024, 0x20)
+  let left = bytes
+  return new Readable({
+    read() {
+      if (left <= 0) return void this.push(null)
+      const size = Math.min(left, chunk.length)
+      left -= size
+      this.push(size === chunk.length ? chunk : chunk.subarray(0, size))
+    },
+  })
+}
+
+/** Streams `body` into the response, through `transform` if given; a client that gives up ends it quietly. */
+function stream(response: ServerResponse, body: Readable, transform?: Transform): void {
+  const done = transform ? pipeline(body, transform, response) : pipeline(body, response)
+  done.catch(() => undefined)
+}
+
+/** Answers every request 200 `application/json` with a 1 GiB body, announced by its Content-Length. */
+export function startHugeBodyServer(): Promise<HostileServer> {
+  return startHttpServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json', 'content-length': String(1024 * MiB) })
+    stream(response, spaces(1024 * MiB))
+  })
+}
+
+/** Answers every request 200 `application/json` with a chunked body that never ends. */
+export function startEndlessServer(): Promise<HostileServer> {
+  return startHttpServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json' })
+    stream(response, spaces(Number.POSITIVE_INFINITY))
+  })
+}
+
+/**
+ * Answers every request 200 `application/json` with `Content-Encoding: gzip`, 10 GiB once
+ * decompressed, about 10 MB on the wire: compressed as it is read, so only what the client takes is
+ * ever made.
+ */
+export function startGzipBombServer(): Promise<HostileServer> {
+  return startHttpServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' })
+    stream(response, spaces(10 * 1024 * MiB), createGzip({ level: constants.Z_BEST_COMPRESSION }))
+  })
+}
+
+/**
+ * Answers every request's status and headers at once, then its body one byte every `intervalMs`,
+ * never ending: each read of the socket gets something well within a per-read timeout.
+ */
+export function startTrickleServer(intervalMs = 200): Promise<HostileServer> {
+  return startHttpServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json' })
+    response.write('{')
+    const timer = setInterval(() => response.write(' '), intervalMs)
+    response.on('close', () => clearInterval(timer))
+  })
+}
+
+/**
+ * What a hostile server writes to make a terminal misbehave: retitle the window (OSC 0), clear the
+ * screen, move the cursor home, forge a line of the log, and the same through an 8-bit CSI (U+009B).
+ */
+export const ESCAPE_SEQUENCES = {
+  retitle: '\u001b]0;owned by the backend\u0007',
+  clear: '\u001b[2J\u001b[H',
+  forgedLine: '\r\n✓ every check passed, exit 0\r\n',
+  csi: '\u009b31mred',
+}
+
+/**
+ * Answers GET /api/users/me with an HTML page whose title retitles the terminal (what the pre-check
+ * reads), and every other request with a 500 `application/problem+json` whose raw text carries every
+ * sequence of ESCAPE_SEQUENCES, raw (not valid JSON: control characters are not allowed in strings).
+ */
+export function startEscapeSequenceServer(): Promise<HostileServer> {
+  const { retitle, clear, forgedLine, csi } = ESCAPE_SEQUENCES
+  return startHttpServer((request, response) => {
+    if (request.url === '/api/users/me') {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      return void response.end(`<html><head><title>${retitle}${clear}</title></head></html>`)
+    }
+    response.writeHead(500, { 'content-type': 'application/problem+json' })
+    response.end(`{"title":"${retitle}","detail":"${clear}${forgedLine}","code":"${csi}","status":500}`)
+  })
+}
+
+/** Answers every request 200 `application/json` with arrays nested `depth` deep (100,000: 200 KB). */
+export function startDeepNestingServer(depth = 100_000): Promise<HostileServer> {
+  const body = `${'['.repeat(depth)}${']'.repeat(depth)}`
+  return startHttpServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json' })
+    response.end(body)
   })
 }
 

@@ -1,0 +1,68 @@
+import { describeBytes } from './response-limits.js'
+
+/** How much of an oversized body a report keeps, to show what it began with. */
+const KEPT_HEAD_BYTES = 1024
+
+/**
+ * A body that went past the limit: the kit read no further (an endless stream, a decompression bomb,
+ * a gigabyte of something). `head` is its first KiB, for the report.
+ */
+export class ResponseTooLarge extends Error {
+  override readonly name = 'ResponseTooLarge'
+
+  constructor(
+    readonly limit: number,
+    readonly head: string,
+    /** The Content-Length the server declared, when that alone settled it. */
+    readonly declared?: number,
+  ) {
+    super(describeTooLarge(limit, declared))
+  }
+}
+
+/** What a body over the limit is, in words: `a body over 1 MiB (1048576 bytes) after decompression, …`. */
+function describeTooLarge(limit: number, declared?: number): string {
+  const what =
+    declared === undefined
+      ? `a body over ${describeBytes(limit)} after decompression`
+      : `a body of ${describeBytes(declared)} (its Content-Length), over ${describeBytes(limit)}`
+  return `${what}; the kit reads no further (--max-response-bytes)`
+}
+
+/**
+ * The text of a fetch Response, read chunk by chunk and given up past `maxBytes` (counted after
+ * fetch's decompression), so that an endless body or a gzip bomb is read no further than `maxBytes`.
+ * The request's AbortSignal still bounds the time: a body that trickles in rejects with its reason.
+ *
+ * @throws ResponseTooLarge past the limit; the connection is dropped.
+ * @example
+ * const text = await readBoundedBody(await fetch(url, { signal: AbortSignal.timeout(10_000) }), 1024 * 1024)
+ */
+export async function readBoundedBody(response: Response, maxBytes: number): Promise<string> {
+  if (response.body === null) return ''
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN)
+  // Without a content coding, Content-Length is the size: no need to read a gigabyte to know.
+  if (!response.headers.has('content-encoding') && Number.isSafeInteger(declared) && declared > maxBytes) {
+    await response.body.cancel().catch(() => undefined)
+    throw new ResponseTooLarge(maxBytes, '', declared)
+  }
+  const reader = response.body.getReader()
+  const chunks: Uint8Array[] = []
+  let total = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    total += value.byteLength
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined)
+      throw new ResponseTooLarge(maxBytes, decodeHead([...chunks, value]))
+    }
+    chunks.push(value)
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks, total))
+}
+
+function decodeHead(chunks: Uint8Array[]): string {
+  const head = Buffer.concat(chunks).subarray(0, KEPT_HEAD_BYTES)
+  return new TextDecoder().decode(head)
+}

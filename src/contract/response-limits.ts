@@ -1,0 +1,27 @@
+/**
+ * How much of an answer the kit's clients take (verify's suite, its pre-checks, fuzz's guard): a users
+ * API's largest answer is a page of 100 users, a few tens of KiB, and its deepest JSON nests 4 levels.
+ * A backend that answers far more is broken or hostile, and must not take the run's memory or stack.
+ */
+
+/**
+ * Per answer, after decompression (`--max-response-bytes`): some 30 times the largest page of the
+ * users API. Each answer read to the limit costs fetch three to four times as much memory for a moment:
+ * against an endless body, verify peaked ~15 MiB above its own floor at 1 MiB, ~75 MiB at 4 MiB.
+ */
+export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024
+
+/** Arrays and objects nested deeper than this are refused before parsing (JSON.parse, Ajv and the checks recurse). */
+export const MAX_JSON_DEPTH = 64
+
+/**
+ * A byte count for people: `4 MiB (4194304 bytes)`, `1500 bytes`.
+ *
+ * @example
+ * describeBytes(4 * 1024 * 1024) // '4 MiB (4194304 bytes)'
+ */
+export function describeBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB (${bytes} bytes)`
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB (${bytes} bytes)`
+  return `${bytes} bytes`
+}

@@ -1,0 +1,98 @@
+import type { Readable, Transform } from 'node:stream'
+import * as zlib from 'node:zlib'
+import { ResponseTooLarge } from '../contract/read-bounded-body.js'
+
+// How fuzz's guard (response-guard.ts) reads an answer within the limits: its bytes as they came, and
+// the same decoded from their content coding as they arrive, each given up past the size limit.
+
+/** Content codings the guard decodes as they arrive, to measure them (zstd where this Node has it). */
+const DECODERS: Record<string, (() => Transform) | undefined> = {
+  gzip: () => zlib.createGunzip(),
+  'x-gzip': () => zlib.createGunzip(),
+  // HTTP's "deflate" is zlib-wrapped by the RFC; zlib.createUnzip also takes the gzip some servers send.
+  deflate: () => zlib.createUnzip(),
+  br: () => zlib.createBrotliDecompress(),
+  ...('createZstdDecompress' in zlib ? { zstd: () => (zlib as unknown as ZstdZlib).createZstdDecompress() } : {}),
+}
+
+interface ZstdZlib {
+  createZstdDecompress(): Transform
+}
+
+/** A stream's bytes, given up past `maxBytes` (ResponseTooLarge) or when the signal aborts. */
+export function readWithin(stream: Readable, maxBytes: number, signal: AbortSignal): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let total = 0
+    const abort = () => {
+      stream.destroy()
+      reject(signal.reason)
+    }
+    if (signal.aborted) return abort()
+    signal.addEventListener('abort', abort, { once: true })
+    stream.on('data', (chunk: Buffer) => {
+      total += chunk.byteLength
+      if (total > maxBytes) {
+        signal.removeEventListener('abort', abort)
+        stream.destroy()
+        reject(new ResponseTooLarge(maxBytes, ''))
+      } else chunks.push(chunk)
+    })
+    stream.once('end', () => {
+      signal.removeEventListener('abort', abort)
+      resolve(Buffer.concat(chunks, total))
+    })
+    stream.once('error', (error) => {
+      signal.removeEventListener('abort', abort)
+      reject(error)
+    })
+  })
+}
+
+/**
+ * The answer decoded from its content codings as it arrives, given up past `maxBytes`: a gzip bomb is
+ * refused once its first few KiB have become more than the limit. Undefined for an identity body is
+ * the body itself (the guard reads the body itself); for a coding the guard cannot read or bytes that do not decode, the
+ * client gets the bytes as they came and says what it makes of them.
+ */
+export function decodeWithin(response: Readable, codings: string[], maxBytes: number): Promise<Buffer | undefined> {
+  const factories = codings.map((coding) => DECODERS[coding])
+  if (codings.length === 0 || factories.some((factory) => factory === undefined)) return Promise.resolve(undefined)
+  const decoders = factories.map((factory) => (factory as () => Transform)())
+  const last = decoders.reduce<Readable>((source, decoder) => source.pipe(decoder), response)
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let total = 0
+    last.on('data', (chunk: Buffer) => {
+      total += chunk.byteLength
+      if (total > maxBytes) {
+        for (const decoder of decoders) decoder.destroy()
+        response.destroy()
+        reject(new ResponseTooLarge(maxBytes, ''))
+      } else chunks.push(chunk)
+    })
+    last.once('end', () => resolve(Buffer.concat(chunks, total)))
+    for (const decoder of decoders) decoder.once('error', () => resolve(undefined))
+  })
+}
+
+/** Codings apply in the order listed, so they come off in reverse (RFC 9110 §8.4); identity is none. */
+export function codingsOf(header: string | undefined): string[] {
+  return (header ?? '')
+    .split(',')
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== '' && coding !== 'identity')
+    .reverse()
+}
+
+/** What a client offers in Accept-Encoding, less the codings the guard could not measure once decoded. */
+export function filterCodings(accepted: string): string {
+  return accepted
+    .split(',')
+    .map((coding) => coding.trim())
+    .filter((coding) => {
+      const name = coding.split(';')[0]?.trim().toLowerCase() ?? ''
+      return name === 'identity' || DECODERS[name] !== undefined
+    })
+    .join(', ')
+}
