@@ -27,7 +27,7 @@ export const ACTOR_ROLES = {
 export type MemberName = keyof typeof ACTOR_ROLES
 export const MEMBER_NAMES = Object.keys(ACTOR_ROLES) as MemberName[]
 
-/** `meta` of a list (CONTRACT §4). */
+/** `meta` of a list (docs/contract.md §4). */
 export interface PageMeta {
   page: number
   limit: number
@@ -39,7 +39,12 @@ export interface PageMeta {
 export function userOf(exchange: Exchange): ApiUser {
   const data = (exchange.response.body as { data?: unknown } | undefined)?.data
   const isUser = typeof data === 'object' && data !== null && typeof (data as { id?: unknown }).id === 'string'
-  expectRule(exchange, isUser, 'A user is answered as { "data": User } (CONTRACT §4)', 'Received: no user under "data"')
+  expectRule(
+    exchange,
+    isUser,
+    'A user is answered as { "data": User } (docs/contract.md §4)',
+    'Received: no user under "data"',
+  )
   return data as ApiUser
 }
 
@@ -50,7 +55,12 @@ export function userOf(exchange: Exchange): ApiUser {
 export function itemsOf(exchange: Exchange): ApiUser[] {
   const body = exchange.response.body
   const data = Array.isArray(body) ? body : (body as { data?: unknown } | undefined)?.data
-  expectRule(exchange, Array.isArray(data), 'A list answers its users in "data" (CONTRACT §4)', 'Received: no array')
+  expectRule(
+    exchange,
+    Array.isArray(data),
+    'A list answers its users in "data" (docs/contract.md §4)',
+    'Received: no array',
+  )
   return data as ApiUser[]
 }
 
@@ -58,6 +68,11 @@ export function itemsOf(exchange: Exchange): ApiUser[] {
 export function metaOf(exchange: Exchange): PageMeta {
   const meta = (exchange.response.body as { meta?: unknown } | undefined)?.meta
   const holds = typeof meta === 'object' && meta !== null
-  expectRule(exchange, holds, 'A list answers { "data": [...], "meta": {...} } (CONTRACT §4)', 'Received: no "meta"')
+  expectRule(
+    exchange,
+    holds,
+    'A list answers { "data": [...], "meta": {...} } (docs/contract.md §4)',
+    'Received: no "meta"',
+  )
   return meta as PageMeta
 }

@@ -10,7 +10,7 @@ import { expectStatus, send } from './suite.js'
 export async function probeDisposable(user: DisposableUser): Promise<ApiUser | undefined> {
   const exchange = await send({ as: user, path: '/api/users/me' })
   if (exchange.response.status === 401) return undefined
-  expectStatus(exchange, 200, 'A disposable user is ACTIVE: GET /api/users/me is 200 (CONTRACT §2)')
+  expectStatus(exchange, 200, 'A disposable user is ACTIVE: GET /api/users/me is 200 (docs/contract.md §2)')
   return userOf(exchange)
 }
 

@@ -5,7 +5,7 @@ import { expectRule, expectStatus } from './suite.js'
 const ALWAYS_ANSWERED = ['HEAD', 'OPTIONS']
 
 /**
- * A 405 whose `Allow` lists the documented methods of the path (CONTRACT §4), and no other but HEAD
+ * A 405 whose `Allow` lists the documented methods of the path (docs/contract.md §4), and no other but HEAD
  * or OPTIONS.
  */
 export function expectMethodNotAllowed(exchange: Exchange, documented: string[], rule: string): void {
@@ -19,5 +19,5 @@ export function expectMethodNotAllowed(exchange: Exchange, documented: string[],
     documented.every((method) => allow.includes(method)) &&
     allow.every((method) => documented.includes(method) || ALWAYS_ANSWERED.includes(method))
   const message = `Received: Allow ${JSON.stringify(header)}\nExpected: ${documented.join(', ')}`
-  expectRule(exchange, holds, 'A 405 carries Allow with the methods the path answers (CONTRACT §4)', message)
+  expectRule(exchange, holds, 'A 405 carries Allow with the methods the path answers (docs/contract.md §4)', message)
 }

@@ -17,11 +17,16 @@ export function expectProblem(exchange: Exchange, status: number, code: string, 
   expectStatus(exchange, status, rule)
   const { response } = exchange
   const problem = (response.body ?? {}) as ProblemBody
-  const shape = 'Every error is application/problem+json (CONTRACT §5)'
+  const shape = 'Every error is application/problem+json (docs/contract.md §5)'
   const mediaType = mediaTypeOf(response)
   expectRule(exchange, mediaType === 'application/problem+json', shape, `Received: ${mediaType ?? 'no Content-Type'}`)
   expectRule(exchange, problem.status === status, shape, `Received: status ${JSON.stringify(problem.status)}`)
-  expectRule(exchange, problem.code === code, `A ${status} here is ${code} (CONTRACT §5)`, received(problem.code))
+  expectRule(
+    exchange,
+    problem.code === code,
+    `A ${status} here is ${code} (docs/contract.md §5)`,
+    received(problem.code),
+  )
   for (const key of ['title', 'detail'] as const) {
     const text = problem[key]
     expectRule(exchange, typeof text === 'string' && text !== '', shape, `Received: ${key} ${JSON.stringify(text)}`)
@@ -30,7 +35,7 @@ export function expectProblem(exchange: Exchange, status: number, code: string, 
   expectRule(
     exchange,
     status === 400 ? hasErrors : problem.errors === undefined,
-    '`errors` is present on a 400 only (CONTRACT §5)',
+    '`errors` is present on a 400 only (docs/contract.md §5)',
     `Received: errors ${JSON.stringify(problem.errors)}`,
   )
 }
@@ -52,7 +57,7 @@ export function expectValidationProblem(
   expectRule(
     exchange,
     found,
-    'A 400 says where the problem is (CONTRACT §5)',
+    'A 400 says where the problem is (docs/contract.md §5)',
     `Received: errors ${JSON.stringify(errors)}\nExpected: ${expected}`,
   )
 }

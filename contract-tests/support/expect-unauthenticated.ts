@@ -11,14 +11,14 @@ export function expectUnauthenticated(exchange: Exchange, tokenWasSent: boolean,
   expectRule(
     exchange,
     challenge !== undefined && /^Bearer( |$)/i.test(challenge),
-    'A 401 carries WWW-Authenticate: Bearer (CONTRACT §2)',
+    'A 401 carries WWW-Authenticate: Bearer (docs/contract.md §2)',
     `Received: WWW-Authenticate ${JSON.stringify(challenge)}`,
   )
   const saysInvalid = /error\s*=\s*"?invalid_token"?/.test(challenge ?? '')
   expectRule(
     exchange,
     saysInvalid === tokenWasSent,
-    'WWW-Authenticate carries error="invalid_token" exactly when a non-empty Bearer token was refused (CONTRACT §2)',
+    'WWW-Authenticate carries error="invalid_token" exactly when a non-empty Bearer token was refused (docs/contract.md §2)',
     `Received: WWW-Authenticate ${JSON.stringify(challenge)}\nExpected: ${tokenWasSent ? 'with' : 'without'} error="invalid_token"`,
   )
 }

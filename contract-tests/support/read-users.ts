@@ -6,14 +6,14 @@ import { listPath, userPath } from './user-paths.js'
 /** The caller, read through GET /api/users/me (CONTRACT §4, core). */
 export async function readMe(as: Sender): Promise<ApiUser> {
   const exchange = await send({ as, path: '/api/users/me' })
-  expectStatus(exchange, 200, 'Every active user may read themselves: GET /api/users/me is 200 (CONTRACT §3)')
+  expectStatus(exchange, 200, 'Every active user may read themselves: GET /api/users/me is 200 (docs/contract.md §3)')
   return userOf(exchange)
 }
 
 /** A user read by id. */
 export async function readUser(as: Sender, id: string): Promise<ApiUser> {
   const exchange = await send({ as, path: userPath(id) })
-  expectStatus(exchange, 200, 'A member of the caller organization can be read by id (CONTRACT §4)')
+  expectStatus(exchange, 200, 'A member of the caller organization can be read by id (docs/contract.md §4)')
   return userOf(exchange)
 }
 
@@ -32,14 +32,14 @@ export type ListQuery = Record<string, string | number | undefined>
  */
 export async function listItems(as: Sender, query: ListQuery = {}): Promise<{ exchange: Exchange; items: ApiUser[] }> {
   const exchange = await send({ as, path: listPath(query) })
-  expectStatus(exchange, 200, 'A valid list query is answered 200 (CONTRACT §4)')
+  expectStatus(exchange, 200, 'A valid list query is answered 200 (docs/contract.md §4)')
   return { exchange, items: itemsOf(exchange) }
 }
 
 /** One page of GET /api/users, expected to be a 200. */
 export async function listUsers(as: Sender, query: ListQuery = {}): Promise<UserPage> {
   const exchange = await send({ as, path: listPath(query) })
-  expectStatus(exchange, 200, 'A valid list query is answered 200 (CONTRACT §4)')
+  expectStatus(exchange, 200, 'A valid list query is answered 200 (docs/contract.md §4)')
   return { exchange, items: itemsOf(exchange), meta: metaOf(exchange) }
 }
 

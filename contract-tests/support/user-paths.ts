@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 
-/** `/api/users/{id}`, the id escaped: ids are opaque (CONTRACT §1). */
+/** `/api/users/{id}`, the id escaped: ids are opaque (docs/contract.md §1). */
 export function userPath(id: string): string {
   return `/api/users/${encodeURIComponent(id)}`
 }
