@@ -13,9 +13,9 @@ export default defineConfig({
     exclude: [],
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // Files share nothing (each owns its disposable users), so they run in parallel, in threads that
-    // keep their modules between files: loading the document and compiling its schemas once per
-    // worker instead of once per file takes the suite from ~12 s to ~5 s here.
+    // Files share nothing (each owns its disposable users); they run in a thread that keeps its modules
+    // between files (the document loaded and its schemas compiled once, not once a file: ~12 s to ~5 s
+    // here). verify runs one such thread (src/contract/run-suite.ts): each more cost 60-70 MiB.
     fileParallelism: true,
     pool: 'threads',
     isolate: false,

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { setFlagsFromString } from 'node:v8'
 import { didYouMean } from './did-you-mean.js'
 import { readVersion } from './read-version.js'
 
@@ -39,8 +40,18 @@ function turnColoursOffUnlessATerminal(): void {
   if (process.env['NO_COLOR'] !== undefined) delete process.env['FORCE_COLOR']
 }
 
+/**
+ * The commands that read a target's answers keep V8's young generation small: on a large machine V8
+ * lets it grow to 64 MiB in each thread, most of what took verify past 300 MiB (2 MiB: 325 → 290 MiB,
+ * no slower). Set before vitest starts its worker, which takes the flag when it is created.
+ */
+function keepYoungGenerationSmall(command: string | undefined): void {
+  if (command === 'verify' || command === 'fuzz' || command === 'gate') setFlagsFromString('--max-semi-space-size=1')
+}
+
 async function main(argv: string[]): Promise<number | undefined> {
   turnColoursOffUnlessATerminal()
+  keepYoungGenerationSmall(argv[0])
   const [command, ...args] = argv
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     console.log(USAGE)

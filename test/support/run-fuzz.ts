@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { execa } from 'execa'
@@ -34,6 +34,8 @@ export async function runKit(
     ['dist/cli/main.js', command, '--target', targetFile, '--junit', junit, ...extraArgs],
     { reject: false, all: true, env: { FORCE_COLOR: '0', NO_COLOR: '1' }, timeout: 240_000 },
   )
+  // The target file holds the mock's tokens; the reports stay for the test to read.
+  await rm(targetFile, { force: true })
   return {
     exitCode: result.exitCode ?? -1,
     output: result.all ?? '',

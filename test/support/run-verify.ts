@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { execa } from 'execa'
@@ -45,6 +45,8 @@ export async function runVerify(target: MockTarget, extraArgs: string[] = []): P
       () => '{"numPassedTests":0,"numFailedTests":0,"numPendingTests":0,"testResults":[]}',
     ),
   ) as JsonReport
+  // The target file holds the mock's tokens: nothing of the run is left behind.
+  await rm(directory, { recursive: true, force: true })
   const failures = report.testResults.flatMap((file) => [
     ...(file.message ? [file.message] : []),
     ...file.assertionResults
