@@ -34,7 +34,7 @@ export async function resolveTarget(
       'VALIDATION_FAILED',
       'Give --target FILE (any backend) or --base-url URL (a running users-api-kit mock).',
     )
-  const url = `${source.baseUrl.replace(/\/+$/, '')}/__mock/target`
+  const url = `${checkBaseUrl(source.baseUrl)}/__mock/target`
   let response: Response
   try {
     response = await fetch(url, {
@@ -151,4 +151,42 @@ function describeFetchError(error: unknown, timeoutMs: number): string {
   // e.g. "bad port": fetch refuses some ports (6000, 6665…) without a code; "fetch failed" says nothing.
   if (cause?.message) return cause.message
   return error instanceof Error ? error.message : String(error)
+}
+
+/**
+ * A mock's base URL as the user meant it, or the mistake said plainly: no scheme (`127.0.0.1:4010`), or
+ * the API's own path (`…/api`, `…/api/users`) where the mock's root belongs.
+ */
+export function checkBaseUrl(baseUrl: string): string {
+  const trimmed = baseUrl.trim().replace(/\/+$/, '')
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed)) {
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `--base-url ${baseUrl} has no scheme: give --base-url http://${trimmed} (the mock's root, with http:// or https://).`,
+    )
+  }
+  let url: URL
+  try {
+    url = new URL(trimmed)
+  } catch {
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `--base-url ${baseUrl} is not a URL: give the mock's root, e.g. http://127.0.0.1:4010.`,
+    )
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `--base-url ${baseUrl} is not http or https: give the mock's root, e.g. http://127.0.0.1:4010.`,
+    )
+  }
+  const apiPath = /\/api(\/.*)?$/.exec(url.pathname)
+  if (apiPath) {
+    const root = `${url.origin}${url.pathname.slice(0, apiPath.index)}`
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `--base-url ${baseUrl} points into the users API (${url.pathname}); give the mock's root instead: --base-url ${root}`,
+    )
+  }
+  return trimmed
 }
