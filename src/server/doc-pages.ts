@@ -1,32 +1,56 @@
+import { existsSync, readdirSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import type { FastifyInstance } from 'fastify'
 
-/** The pages /docs links to, as the package ships them (the same paths from src/ and dist/). */
-const PAGES = {
-  '/docs/contract': { file: '../../docs/contract.md', title: 'The users API contract' },
-  '/docs/readme': { file: '../../README.md', title: 'users-api-kit' },
-} as const
+/** The package's own Markdown pages (the same paths from src/ and dist/). */
+const ROOT = new URL('../../', import.meta.url)
+
+/** `/docs/readme` is the README; `/docs/NAME` is docs/NAME.md (contract, mock, contract-suite, …). */
+function listPages(): Map<string, URL> {
+  const pages = new Map<string, URL>([['readme', new URL('README.md', ROOT)]])
+  const folder = new URL('docs/', ROOT)
+  const names = existsSync(folder) ? readdirSync(folder) : []
+  for (const name of names.filter((file) => /^[a-z0-9-]+\.md$/.test(file))) {
+    pages.set(name.slice(0, -'.md'.length), new URL(name, folder))
+  }
+  return pages
+}
 
 /**
- * docs/contract.md and the README as pages of the mock, rendered from the package's own files on the
+ * The README and the pages of docs/ as pages of the mock, rendered from the package's own files on the
  * first request (marked: a well-kept Markdown renderer; the files are the kit's, not a user's input).
+ * Links between them are rewritten to these pages, so that they work in the browser too. Each is a
+ * route of its own: /docs/json and the rest of the reference's own paths stay the reference's.
  */
 export function registerDocPages(app: FastifyInstance): void {
-  for (const [url, page] of Object.entries(PAGES)) {
+  const pages = listPages()
+  for (const [page, file] of pages) {
     let html: Promise<string> | undefined
-    app.get(url, async (_request, reply) => {
-      html ??= renderPage(new URL(page.file, import.meta.url), page.title)
+    app.get(`/docs/${page}`, async (_request, reply) => {
+      html ??= renderPage(file, new Set(pages.keys()))
       return reply.type('text/html; charset=utf-8').send(await html)
     })
   }
 }
 
-async function renderPage(file: URL, title: string): Promise<string> {
+/** Links between the README and docs/ pages, and to the document, as the mock serves them. */
+function rewriteLinks(html: string, pages: ReadonlySet<string>): string {
+  return html
+    .replace(/href="(?:\.\.\/|\.\/)*(?:docs\/)?([a-zA-Z0-9-]+)\.md(#[^"]*)?"/g, (link, name: string, anchor = '') => {
+      const page = name === 'README' ? 'readme' : name
+      return pages.has(page) ? `href="/docs/${page}${anchor}"` : link
+    })
+    .replace(/href="(?:\.\.\/|\.\/)*openapi\/users\.yaml"/g, 'href="/openapi.yaml"')
+}
+
+async function renderPage(file: URL, pages: ReadonlySet<string>): Promise<string> {
   const [{ marked }, markdown] = await Promise.all([import('marked'), readFile(file, 'utf8')])
-  const body = await marked.parse(markdown, { gfm: true })
+  const body = rewriteLinks(await marked.parse(markdown, { gfm: true }), pages)
+  const heading = /^# (.+)$/m.exec(markdown)?.[1] ?? 'users-api-kit'
+  const title = heading === 'users-api-kit' ? heading : `${heading} · users-api-kit`
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} · users-api-kit</title>
+<title>${title}</title>
 <style>body{font:16px/1.55 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#1f2328}
 table{border-collapse:collapse}td,th{border:1px solid #d0d7de;padding:.3rem .6rem}code{background:#f6f8fa;padding:0 .2rem}
 pre{background:#f6f8fa;padding:.8rem;overflow:auto}a{color:#0969da}</style></head>
