@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { access, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { escapeControlCharacters } from '../contract/escape-control-characters.js'
@@ -22,7 +22,8 @@ Usage:
   Runs \`verify\` (every check) and then \`fuzz\` (every Schemathesis check, stateful phase on) against
   the same target, writes one JUnit file holding both reports, and prints a one-screen summary.
 
-  --junit PATH           A .xml file, or a directory that gets users-api-kit-gate.xml
+  --junit PATH           A .xml file, or a directory that gets users-api-kit-gate.xml; verify's
+                         HTML page (see verify --html), users-api-kit-verify.html, goes beside it
   --spec FILE            The OpenAPI document (default openapi/users.yaml)
   --max-examples N       Schemathesis test cases per operation and phase (default 100)
   --seed N               Schemathesis's seed
@@ -57,10 +58,15 @@ export async function runGateCommand(args: string[]): Promise<number> {
   }
   // Holds verify's JUnit report only: the target (and its tokens) goes to verify in memory.
   const scratch = await createScratchDirectory('users-api-kit-gate-')
+  const junitPath = options.junit && junitReportPath(options.junit)
+  // The report folder gets verify's page for people too, beside the JUnit file.
+  const htmlPath = junitPath && join(dirname(junitPath), 'users-api-kit-verify.html')
   try {
+    // A page of an earlier run must not pass for this one's, should verify not get to write it.
+    if (htmlPath) await rm(htmlPath, { force: true })
     const verifyReport = join(scratch.path, 'verify.xml')
     const verifyCode = await runVerify(
-      { ...options, layer: 'all', junit: verifyReport, json: undefined, grep: undefined, bail: false },
+      { ...options, layer: 'all', junit: verifyReport, json: undefined, html: htmlPath, grep: undefined, bail: false },
       target,
     )
     const fuzzTarget = { ...target, disposable: disposableForFuzz(target) }
@@ -68,9 +74,10 @@ export async function runGateCommand(args: string[]): Promise<number> {
     const verifyXml = await readFile(verifyReport, 'utf8').catch(() => undefined)
     const verifySuites = verifyXml && renameTestsuites(verifyXml, (file) => `users-api-kit verify: ${file}`)
     const reports = [verifySuites, fuzz.junit].filter((report) => report !== undefined)
-    const junitPath = options.junit && (await writeCombinedReport(options.junit, reports))
+    if (junitPath) await writeCombinedReport(junitPath, reports)
     const exitCode = Math.max(verifyCode, fuzz.exitCode)
-    console.log(formatGateSummary({ exitCode, verifyCode, verifyXml, fuzz, junitPath }))
+    const htmlWritten = htmlPath && (await exists(htmlPath)) ? htmlPath : undefined
+    console.log(formatGateSummary({ exitCode, verifyCode, verifyXml, fuzz, junitPath, htmlPath: htmlWritten }))
     return exitCode
   } finally {
     await scratch.remove()
@@ -82,11 +89,21 @@ function disposableForFuzz(target: Target): Target['disposable'] {
   return rest.length > 0 ? rest : target.disposable
 }
 
-async function writeCombinedReport(junit: string, reports: string[]): Promise<string> {
-  const path = junit.endsWith('.xml') ? resolve(junit) : resolve(junit, 'users-api-kit-gate.xml')
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  )
+}
+
+/** --junit names a .xml file, or the folder that gets users-api-kit-gate.xml. */
+function junitReportPath(junit: string): string {
+  return junit.endsWith('.xml') ? resolve(junit) : resolve(junit, 'users-api-kit-gate.xml')
+}
+
+async function writeCombinedReport(path: string, reports: string[]): Promise<void> {
   await mkdir(dirname(path), { recursive: true })
   await writeFile(path, mergeJunitReports('users-api-kit gate', reports))
-  return path
 }
 
 interface GateResults {
@@ -95,9 +112,10 @@ interface GateResults {
   verifyXml?: string
   fuzz: FuzzOutcome
   junitPath?: string
+  htmlPath?: string
 }
 
-function formatGateSummary({ exitCode, verifyCode, verifyXml, fuzz, junitPath }: GateResults): string {
+function formatGateSummary({ exitCode, verifyCode, verifyXml, fuzz, junitPath, htmlPath }: GateResults): string {
   const verdict = ['PASSED', 'FAILED', 'COULD NOT RUN'][exitCode] ?? 'COULD NOT RUN'
   const lines = ['', '─'.repeat(72), `users-api-kit gate: ${verdict} (exit ${exitCode})`]
   if (verifyCode === 2 || verifyXml === undefined) lines.push('  verify  could not run (see above)')
@@ -117,6 +135,7 @@ function formatGateSummary({ exitCode, verifyCode, verifyXml, fuzz, junitPath }:
     lines.push(`  fuzz    ✗ ${fuzz.findings.length} findings: ${byCheck.join(', ')}`)
   }
   if (junitPath) lines.push(`  JUnit   ${junitPath}`)
+  if (htmlPath) lines.push(`  HTML    ${htmlPath}`)
   lines.push('─'.repeat(72))
   return lines.join('\n')
 }

@@ -4,6 +4,8 @@ import { escapeControlCharacters } from '../contract/escape-control-characters.j
 import { assertReachable, resolveTarget } from '../contract/resolve-target.js'
 import { runSuite, type SuiteOutcome } from '../contract/run-suite.js'
 import type { Target } from '../contract/target.js'
+import { listTargetTokens } from '../contract/target-tokens.js'
+import { writeHtmlReport } from '../contract/write-html-report.js'
 import { loadSpec } from '../spec/load-spec.js'
 import { readTargetOptions, TARGET_OPTIONS } from './shared-options.js'
 import { readCommandArgs } from './read-command-args.js'
@@ -20,6 +22,8 @@ Usage:
   --read-only        Skip every check that writes (and say how many)
   --junit FILE       Write a JUnit XML report (for CI)
   --json FILE        Write a JSON report (for tools)
+  --html FILE        Write one self-contained HTML page (for people): every check by the contract's
+                     section, failures with their exchange and curl, filters; opens offline
   --grep PATTERN     Only checks whose name matches PATTERN
   --bail             Stop at the first failed check
   --timeout MS       Per request, to the answer's last byte (default 10000). After 3 timeouts in a
@@ -55,12 +59,13 @@ export type VerifyOptions = Omit<ReturnType<typeof parseVerifyArgs>, 'help'>
 export async function runVerify(options: VerifyOptions, given?: Target): Promise<number> {
   let outcome: SuiteOutcome
   let broken: string | undefined
+  let target: Target
   try {
     await loadSpec(options.spec)
-    const target = given ?? (await resolveTarget(options, options.timeoutMs, options.maxResponseBytes))
+    target = given ?? (await resolveTarget(options, options.timeoutMs, options.maxResponseBytes))
     broken = await assertReachable(target, options.timeoutMs, options.maxResponseBytes)
     if (broken) console.error(`users-api-kit verify: ${escapeControlCharacters(broken)}`)
-    outcome = await runSuite({ ...options, target })
+    outcome = await runSuite({ ...options, target, keepResults: options.html !== undefined })
   } catch (error) {
     const message = isAppError(error) || error instanceof Error ? error.message : String(error)
     console.error(`users-api-kit verify: cannot run.\n${escapeControlCharacters(message, { multiline: true })}`)
@@ -68,11 +73,42 @@ export async function runVerify(options: VerifyOptions, given?: Target): Promise
   }
   console.log(formatSummary(outcome))
   if (broken) console.log(`Note: ${escapeControlCharacters(broken)}`)
-  if (outcome.passed + outcome.failed === 0) {
+  const nothingRan = outcome.passed + outcome.failed === 0
+  if (nothingRan)
     console.error('users-api-kit verify: no check ran (see the skip reasons above), so nothing was verified.')
-    return 2
+  const exitCode = nothingRan ? 2 : outcome.failed > 0 ? 1 : 0
+  if (options.html === undefined) return exitCode
+  return (await writeHtml(options, { target, outcome, broken, exitCode })) ? exitCode : 2
+}
+
+interface FinishedRun {
+  target: Target
+  outcome: SuiteOutcome
+  broken?: string
+  exitCode: number
+}
+
+/** Writes --html from the run's JSON results; false (and says why) when it cannot. */
+async function writeHtml(options: VerifyOptions, { target, outcome, broken, exitCode }: FinishedRun): Promise<boolean> {
+  try {
+    if (!options.html || !outcome.results) throw new Error('the suite produced no results.')
+    const skipped = [...outcome.skipReasons].map(([reason, count]) => `Skipped ${count}: ${reason}`)
+    const path = await writeHtmlReport({
+      path: options.html,
+      results: outcome.results,
+      skipNotes: outcome.skipNotes,
+      baseUrl: target.baseUrl,
+      exitCode,
+      notes: [...(broken ? [broken] : []), ...skipped],
+      secrets: options.showSecrets ? [] : listTargetTokens(target),
+    })
+    console.log(`HTML report written to ${path}`)
+    return true
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error)
+    console.error(`users-api-kit verify: cannot write the HTML report ${options.html}: ${message}`)
+    return false
   }
-  return outcome.failed > 0 ? 1 : 0
 }
 
 function parseVerifyArgs(args: string[]) {
@@ -85,6 +121,7 @@ function parseVerifyArgs(args: string[]) {
       'read-only': { type: 'boolean' },
       junit: { type: 'string' },
       json: { type: 'string' },
+      html: { type: 'string' },
       grep: { type: 'string' },
       bail: { type: 'boolean' },
     },
@@ -98,6 +135,7 @@ function parseVerifyArgs(args: string[]) {
     readOnly: values['read-only'] ?? false,
     junit: values.junit,
     json: values.json,
+    html: values.html,
     grep: values.grep,
     bail: values.bail ?? false,
   }

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { Vitest } from 'vitest/node'
+import type { JsonTestResults, Vitest } from 'vitest/node'
+import { captureJsonReport } from './capture-json-report.js'
 import type { SuiteLayer } from './response-schemas.js'
 import { SUITE_ENV } from './suite-env.js'
 import type { Target } from './target.js'
@@ -20,6 +21,8 @@ export interface SuiteRunOptions {
   maxResponseBytes: number
   /** Tokens in reports as they are, not `***`. */
   showSecrets: boolean
+  /** Keep vitest's JSON results in the outcome (for the HTML report), whether or not `json` is given. */
+  keepResults?: boolean
 }
 
 export interface SuiteOutcome {
@@ -30,6 +33,21 @@ export interface SuiteOutcome {
   skipReasons: Map<string, number>
   /** The failed checks' full names; a check that never ran because its file stopped is one of them. */
   failures: string[]
+  /** Why each skipped check was skipped, by its `checkKey`: vitest's JSON report leaves the reason out. */
+  skipNotes: Map<string, string>
+  /** vitest's JSON results of this run, when `keepResults`. */
+  results?: JsonTestResults
+}
+
+/**
+ * What names one check across vitest's reports: its test file and its full name, the titles of its
+ * describe blocks and its own joined by ` > ` (vitest's `TestCase.fullName`).
+ *
+ * @example
+ * checkKey('/kit/contract-tests/get-user.contract.test.ts', 'GET /api/users/me > [core] …')
+ */
+export function checkKey(file: string, fullName: string): string {
+  return `${file}\n${fullName}`
 }
 
 /** Runs the contract suite (contract-tests/) against one target through vitest's Node API. */
@@ -60,12 +78,14 @@ async function startSuite(options: SuiteRunOptions): Promise<SuiteOutcome> {
   if (options.junit)
     reporters.push(['junit', { outputFile: resolve(options.junit), suiteName: 'users-api-kit verify' }])
   if (options.json) reporters.push(['json', { outputFile: resolve(options.json) }])
+  // The same results as --json's, held in memory: nothing more is written, and nothing runs twice.
+  const capture = options.keepResults ? await captureJsonReport() : undefined
   const namePatterns = [options.layer === 'core' ? '\\[core\\]' : '', options.grep ?? ''].filter(Boolean)
   const vitest = await startVitest('test', [], {
     config: SUITE_CONFIG_PATH,
     run: true,
     watch: false,
-    reporters,
+    reporters: capture ? [...reporters, capture.reporter] : reporters,
     // One worker thread, whatever the cores: each costs ~65 MiB, and a run takes seconds either way.
     maxWorkers: 1,
     ...(namePatterns.length > 0
@@ -78,7 +98,7 @@ async function startSuite(options: SuiteRunOptions): Promise<SuiteOutcome> {
   })
   const outcome = summarize(vitest.state.getTestModules())
   await vitest.close()
-  return outcome
+  return { ...outcome, results: capture?.results() }
 }
 
 /** vitest's own limits per check and hook (contract-tests/vitest.config.ts: 30 s), raised for a long --timeout. */
@@ -90,7 +110,14 @@ function testTimeouts(timeoutMs: number): { testTimeout?: number; hookTimeout?: 
 type TestModules = ReturnType<Vitest['state']['getTestModules']>
 
 function summarize(modules: TestModules): SuiteOutcome {
-  const outcome: SuiteOutcome = { passed: 0, failed: 0, skipped: 0, skipReasons: new Map(), failures: [] }
+  const outcome: SuiteOutcome = {
+    passed: 0,
+    failed: 0,
+    skipped: 0,
+    skipReasons: new Map(),
+    failures: [],
+    skipNotes: new Map(),
+  }
   for (const module of modules) {
     if (module.state() === 'failed' && [...module.children.allTests()].length === 0) {
       outcome.failed += 1
@@ -106,6 +133,7 @@ function summarize(modules: TestModules): SuiteOutcome {
         outcome.skipped += 1
         const reason = result.note ?? (test.options.mode === 'skip' ? 'not selected (--only core, --grep)' : 'not run')
         outcome.skipReasons.set(reason, (outcome.skipReasons.get(reason) ?? 0) + 1)
+        outcome.skipNotes.set(checkKey(module.moduleId, test.fullName), reason)
       } else {
         // Collected and never finished: its file stopped (a crashed worker). Counted, so the totals add up.
         outcome.failed += 1
