@@ -4,6 +4,7 @@ import type { Exchange } from '../../src/contract/exchange.js'
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../../src/contract/response-limits.js'
 import type { SuiteLayer } from '../../src/contract/response-schemas.js'
 import { parseTarget, type ActorName, type DisposableUser, type Target } from '../../src/contract/target.js'
+import { listTargetTokens } from '../../src/contract/target-tokens.js'
 import { loadSpec } from '../../src/spec/load-spec.js'
 import { RESPONSE_CHECKS } from '../checks/index.js'
 import { SUITE_ENV } from '../../src/contract/suite-env.js'
@@ -28,7 +29,7 @@ async function openSuite(): Promise<Suite> {
   const layer: SuiteLayer = process.env[SUITE_ENV.layer] === 'core' ? 'core' : 'all'
   const timeoutMs = Number(process.env[SUITE_ENV.timeoutMs] ?? '10000')
   const maxResponseBytes = Number(process.env[SUITE_ENV.maxResponseBytes] || DEFAULT_MAX_RESPONSE_BYTES)
-  const report = { showSecrets: process.env[SUITE_ENV.showSecrets] === '1', secrets: tokensOf(target) }
+  const report = { showSecrets: process.env[SUITE_ENV.showSecrets] === '1', secrets: listTargetTokens(target) }
   const client = new ContractClient({
     baseUrl: target.baseUrl,
     spec,
@@ -39,11 +40,6 @@ async function openSuite(): Promise<Suite> {
     report,
   })
   return { target, client, layer, readOnly: process.env[SUITE_ENV.readOnly] === '1' }
-}
-
-/** Every token of the target: masked wherever a report would show one (a server may echo it). */
-function tokensOf(target: Target): string[] {
-  return [...Object.values(target.actors), ...target.disposable].map((holder) => holder?.token ?? '')
 }
 
 export const suite: Suite = await openSuite()
