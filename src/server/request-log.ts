@@ -50,6 +50,9 @@ export class OneLineRequestLog extends LogController {
   }
 
   override requestCompleted(error: Error | null, request: FastifyRequest, reply: FastifyReply): void {
+    // --quiet: nothing to build for a line that is not written.
+    const log = request.log as FastifyRequest['log'] & { isLevelEnabled?: (level: string) => boolean }
+    if (!error && log.isLevelEnabled?.('info') === false) return
     const role = ROLES.get(request)
     const responseTime = Math.round(reply.elapsedTime * 10) / 10
     const line = { method: request.method, url: request.url, statusCode: reply.statusCode, responseTime, role }
