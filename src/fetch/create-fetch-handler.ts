@@ -1,4 +1,6 @@
 import type { EngineRequest } from '../engine/engine-request.js'
+import { toProblemResponse } from '../engine/problems.js'
+import { AppError } from '../errors.js'
 import {
   createUsersApiMock,
   type UsersApiMock,
@@ -36,8 +38,13 @@ export function createFetchHandler(options: FetchHandlerOptions = {}): FetchHand
   const mock = Promise.resolve(options.mock ?? createUsersApiMock(options))
   const basePath = (options.basePath ?? '').replace(/\/+$/, '')
   const handle = async (request: Request): Promise<Response> => {
-    const engineRequest = await toEngineRequest(request, basePath)
-    const response = await (await mock).handle(engineRequest)
+    const pathname = new URL(request.url).pathname
+    // Only at a segment's end: with `/mock`, `/mockhttp://x/api/users` must not become `http://x/api/users`.
+    const underBase = basePath === '' || pathname === basePath || pathname.startsWith(`${basePath}/`)
+    // Mounted under a base path, the handler answers nothing outside it (the app's own /api stays the app's).
+    const response = underBase
+      ? await (await mock).handle(await toEngineRequest(request, basePath))
+      : toProblemResponse(new AppError('NOT_FOUND', `No route ${pathname}: this mock answers under ${basePath}/api.`))
     return new Response(response.body ?? null, { status: response.status, headers: response.headers })
   }
   return Object.assign(handle, { mock })
@@ -45,9 +52,7 @@ export function createFetchHandler(options: FetchHandlerOptions = {}): FetchHand
 
 async function toEngineRequest(request: Request, basePath: string): Promise<EngineRequest> {
   const url = new URL(request.url)
-  // Only at a segment's end: with `/mock`, `/mockhttp://x/api/users` must not become `http://x/api/users`.
-  const underBase = basePath !== '' && (url.pathname === basePath || url.pathname.startsWith(`${basePath}/`))
-  const path = underBase ? url.pathname.slice(basePath.length) : url.pathname
+  const path = url.pathname.slice(basePath.length)
   const headers: Record<string, string> = {}
   request.headers.forEach((value, name) => {
     headers[name] = value

@@ -189,9 +189,17 @@ export interface RunningMock {
  */
 export async function startMock(options: StartMockOptions = {}): Promise<RunningMock> {
   const { app, mock, state, listen } = await createMockApp(options)
-  await listen({ port: options.port ?? 0, host: options.host ?? MOCK_DEFAULTS.host })
-  const url = serverUrl(app)
-  const target = mock.createTarget(url, options.disposable ?? 6)
+  let url: string
+  let target: MockTarget
+  try {
+    await listen({ port: options.port ?? 0, host: options.host ?? MOCK_DEFAULTS.host })
+    url = serverUrl(app)
+    target = mock.createTarget(url, options.disposable ?? 6)
+  } catch (error) {
+    // No server left holding its port when the start fails (fixtures without an active owner, …).
+    await app.close()
+    throw error
+  }
   state.markBaseline()
   return {
     url,
