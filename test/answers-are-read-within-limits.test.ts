@@ -372,6 +372,27 @@ describe('the limits themselves', () => {
     expect(parseBoundedJson(`${'['.repeat(64)}${']'.repeat(64)}`)).toBeInstanceOf(Array)
   })
 
+  test("fuzz's guard sends a request body larger than the answers' cap on, whole (only answers are capped)", async () => {
+    let received = 0
+    const upstream = createServer((incoming, response) => {
+      incoming.on('data', (chunk: Buffer) => (received += chunk.byteLength))
+      incoming.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{}'))
+    })
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve))
+    const target = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`
+    const guard = await startResponseGuard({ targetBaseUrl: target, timeoutMs: 2000, maxResponseBytes: MiB })
+    try {
+      const body = Buffer.alloc(2 * MiB, 'x')
+      const answer = await fetch(`${guard.baseUrl}/api/users/me`, { method: 'PATCH', body })
+      expect(answer.status).toBe(200)
+      expect(answer.headers.get(GUARD_HEADER)).toBeNull()
+      expect(received).toBe(2 * MiB)
+    } finally {
+      await guard.close()
+      await new Promise((resolve) => upstream.close(resolve))
+    }
+  })
+
   test("fuzz's guard forwards an answer within the limits as it came, to the request target as it was sent", async () => {
     const seen: string[] = []
     const upstream = createServer((request, response) => {

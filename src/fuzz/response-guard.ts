@@ -39,6 +39,23 @@ export interface ResponseGuard {
   close(): Promise<void>
 }
 
+/**
+ * What Schemathesis may send in one body: its own limit, not the answers' (a request over the answers'
+ * cap was reported as the target's oversized answer). Far above any body the users API reads.
+ */
+const MAX_REQUEST_BODY_BYTES = 64 * 1024 * 1024
+
+/** The request's body, within its own limit; past it, the request is not sent (the target never gets it). */
+async function readRequestBody(incoming: IncomingMessage, deadline: AbortSignal): Promise<Buffer> {
+  try {
+    return await readWithin(incoming, MAX_REQUEST_BODY_BYTES, deadline)
+  } catch (error) {
+    if (error instanceof ResponseTooLarge)
+      throw new UnsendableRequest(new Error(`its body is over ${MAX_REQUEST_BODY_BYTES} bytes`))
+    throw error
+  }
+}
+
 /** Request line and headers, either way: far above node's 16 KiB, which a backend may not share. */
 const MAX_HEADER_BYTES = 1024 * 1024
 
@@ -131,7 +148,7 @@ async function forward(incoming: IncomingMessage, outgoing: ServerResponse, cont
   const deadline = AbortSignal.timeout(context.timeoutMs)
   let answered: { status: number } | undefined
   try {
-    const requestBody = await readWithin(incoming, context.maxResponseBytes, deadline)
+    const requestBody = await readRequestBody(incoming, deadline)
     const answer = await send(incoming, requestBody, context, deadline, (status) => (answered = { status }))
     const refusal = checkBody(answer)
     if (refusal) return refuse(outgoing, 502, refusal.kind, `${label} got ${answer.status} with ${refusal.reason}`)
