@@ -7,7 +7,7 @@
 import { Faker, base, en } from '@faker-js/faker'
 import { readFileSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
-import { MemberIndex, type MemberFilter, type MemberIndexOptions } from '../src/domain/member-index.js'
+import { MemberIndex, type MemberFilter, type MemberIndexOptions } from '../src/domain/member-index/member-index.js'
 import type { Role, User } from '../src/domain/user.js'
 
 const USER_COUNT = 100_000

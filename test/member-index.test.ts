@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { MemberIndex, type MemberFilter, type MemberIndexOptions } from '../src/domain/member-index.js'
+import { MemberIndex, type MemberFilter, type MemberIndexOptions } from '../src/domain/member-index/member-index.js'
 import { ROLES, type Role, type User } from '../src/domain/user.js'
 
 // CONTRACT §4, GET /api/users: list order, the role filter and the search, for one organization.

@@ -2,11 +2,11 @@ import { AppError, type ValidationIssue } from '../errors.js'
 import { toValidationIssue } from '../spec/schema-issues.js'
 import type { Validator } from '../spec/operation-table.js'
 import type { MockState, StoredUser } from './mock-state.js'
+import { checkUserName } from './user-name.js'
 import type { Organization } from './user.js'
 
 /** At most this many issues travel in `details.errors`; the message names the first. */
 const MAX_ISSUES = 50
-const MAX_NAME_LENGTH = 100
 
 type Report = (path: string, message: string) => void
 
@@ -80,17 +80,15 @@ function checkUnique(seen: Map<string, string>, key: string, path: string, rule:
   else report(path, `duplicates ${first} (${rule})`)
 }
 
-/** CONTRACT §1: 1–100 code points after trimming; stored trimmed. */
+/** CONTRACT §1: stored trimmed, and a name once trimmed. */
 function checkName(name: string, path: string, report: Report): void {
   const trimmed = name.trim()
   if (name !== trimmed) {
     report(path, `is not stored trimmed (names are stored without surrounding white space): ${JSON.stringify(trimmed)}`)
     return
   }
-  const length = [...trimmed].length
-  if (length < 1 || length > MAX_NAME_LENGTH) {
-    report(path, `must be 1 to ${MAX_NAME_LENGTH} characters (Unicode code points) after trimming, not ${length}`)
-  }
+  const { problem } = checkUserName(trimmed)
+  if (problem !== undefined) report(path, problem)
 }
 
 /** CONTRACT §1: `updatedAt >= createdAt`. */

@@ -1,6 +1,7 @@
 import { AppError } from '../errors.js'
-import { MemberIndex } from './member-index.js'
+import { MemberIndex } from './member-index/member-index.js'
 import type { MockState, StoredUser } from './mock-state.js'
+import { checkUserName } from './user-name.js'
 import { assertMayDelete, assertMayList, assertMayRead, assertMayUpdate } from './permissions.js'
 import type { ListQuery, Organization, User, UserPage, UserPatch } from './user.js'
 
@@ -109,10 +110,8 @@ export class UserStore {
     const changes = changedFields(target, patch)
     if (Object.keys(changes).length === 0) return target
     this.changes++
-    const members = this.tenantOf(target.organizationId).members
-    members.remove(target)
-    Object.assign(target, changes, { updatedAt: this.nextUpdatedAt(target) })
-    members.add(target)
+    const updatedAt = this.nextUpdatedAt(target)
+    this.tenantOf(target.organizationId).members.update(target, (user) => Object.assign(user, changes, { updatedAt }))
     return target
   }
 
@@ -200,16 +199,14 @@ function changedFields(user: User, patch: UserPatch): Partial<User> {
 }
 
 /**
- * CONTRACT §1: 1–100 code points once trimmed. The document's pattern says so too; this holds
- * when a team's document is laxer.
+ * CONTRACT §1 (user-name.ts). The document's pattern says so too; this holds when a team's document is
+ * laxer.
  */
 function trimmedName(name: string): string {
-  const trimmed = name.trim()
-  const length = [...trimmed].length
-  if (length < 1 || length > 100) {
-    const message = `must be 1 to 100 characters once trimmed (it has ${length})`
-    throw new AppError('VALIDATION_FAILED', `The name ${message}.`, {
-      errors: [{ in: 'body', path: '/name', message }],
+  const { trimmed, problem } = checkUserName(name)
+  if (problem !== undefined) {
+    throw new AppError('VALIDATION_FAILED', `The name ${problem}.`, {
+      errors: [{ in: 'body', path: '/name', message: problem }],
     })
   }
   return trimmed

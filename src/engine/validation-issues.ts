@@ -1,3 +1,4 @@
+import { MAX_NAME_LENGTH } from '../domain/user-name.js'
 import { AppError, type ValidationIssue } from '../errors.js'
 import { toValidationIssue } from '../spec/schema-issues.js'
 import type { Validator } from '../spec/operation-table.js'
@@ -37,7 +38,7 @@ function describe(issue: ValidationIssue): string {
 /** The name's pattern (docs/decisions/0002-name-pattern.md) says nothing to a person; this does. */
 function toIssue(error: NonNullable<Validator['errors']>[number], part: ValidationIssue['in']): ValidationIssue {
   if (error.keyword === 'pattern' && error.instancePath === '/name') {
-    return { in: part, path: error.instancePath, message: 'must be 1 to 100 characters once trimmed' }
+    return { in: part, path: error.instancePath, message: `must be 1 to ${MAX_NAME_LENGTH} characters once trimmed` }
   }
   return toValidationIssue(error, part)
 }

@@ -68,10 +68,3 @@ function mergeParameters(...lists: Array<unknown[] | undefined>): OpenAPIV3_1.Pa
 export function contractLayer(element: object): ContractLayer {
   return (element as { 'x-contract'?: unknown })['x-contract'] === 'core' ? 'core' : 'profile'
 }
-
-/** The methods a path answers: those with a documented success (CONTRACT §4, `Allow`). */
-export function allowedMethods(operations: Operation[], path: string): string[] {
-  return operations
-    .filter((operation) => operation.path === path && operation.succeeds)
-    .map((operation) => operation.method.toUpperCase())
-}

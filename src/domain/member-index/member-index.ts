@@ -3,7 +3,7 @@ import { MemberFiling } from './member-index-filing.js'
 import { QueryMemo } from './member-index-memo.js'
 import type { RankList } from './member-index-rank-list.js'
 import { MAX_NGRAM_LENGTH } from './ngram-index.js'
-import type { Role, User } from './user.js'
+import type { Role, User } from '../user.js'
 
 /** The filters of GET /api/users (CONTRACT §4), without paging. */
 export interface MemberFilter {
@@ -76,6 +76,16 @@ export class MemberIndex {
     this.#members.delete(user.id)
     this.#pending.recordRemove(member)
     return true
+  }
+
+  /**
+   * Changes a member in place: `change` mutates them (their name, role or status), and the index files
+   * them again by their new values. The one way to change a member, so that the index is never stale.
+   */
+  update(user: User, change: (user: User) => void): void {
+    this.remove(user)
+    change(user)
+    this.add(user)
   }
 
   /**

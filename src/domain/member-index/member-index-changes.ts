@@ -1,4 +1,4 @@
-import type { Role, User } from './user.js'
+import type { Role, User } from '../user.js'
 
 /** A user as the index files them: the values of the moment they were added. */
 export interface Member {

@@ -1,4 +1,4 @@
-import type { User } from './user.js'
+import type { User } from '../user.js'
 
 /*
  * List order, CONTRACT §4: `createdAt` ascending, then `id` ascending, both in plain string order

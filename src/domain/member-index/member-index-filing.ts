@@ -2,7 +2,7 @@ import type { Member } from './member-index-changes.js'
 import { compareInListOrder, findListPosition, isBeforeInListOrder } from './member-index-order.js'
 import { RankList } from './member-index-rank-list.js'
 import { NgramIndex, listNgramKeys } from './ngram-index.js'
-import { ROLES, type Role, type User } from './user.js'
+import { ROLES, type Role, type User } from '../user.js'
 
 /**
  * The index proper: every filed user has a rank, their position in list order, and every list
