@@ -10,7 +10,7 @@ export async function runMockCommand(args: string[]): Promise<number | undefined
   const options = readCommandArgs('mock', MOCK_USAGE, parseMockArgs, args)
   if (typeof options === 'number') return options
   try {
-    const { app, state, loadedStateFile, listen } = await createMockApp({
+    const { app, state, mock, loadedStateFile, listen } = await createMockApp({
       ...options,
       logger: loggerOptions({ level: options.logLevel, terminal: process.stdout.isTTY === true }),
     })
@@ -18,7 +18,15 @@ export async function runMockCommand(args: string[]): Promise<number | undefined
     // Before the banner: whoever reads it as "ready" may send SIGTERM at once, and without a handler
     // that signal kills the process (no clean close, no exit code 0).
     closeOnSignals(app)
-    console.log(formatBanner({ url: serverUrl(app), options, current: state.store.exportState(), loadedStateFile }))
+    console.log(
+      formatBanner({
+        url: serverUrl(app),
+        options,
+        current: state.store.exportState(),
+        loadedStateFile,
+        webhookSecret: mock.webhooks.secret,
+      }),
+    )
     if (!isLoopbackHost(options.host) && options.controlToken === undefined) {
       console.warn(
         `Warning: the mock is open to your network (--host ${options.host}), and so are its /__mock/ control routes: anyone who reaches it can list every token and replace the state. Protect them with --control-token T (or ${CONTROL_TOKEN_ENV}=T).`,

@@ -2,6 +2,9 @@ import { parseArgs } from 'node:util'
 import { LOG_LEVELS, type LogLevel } from '../server/request-log.js'
 import { MOCK_DEFAULTS, type StartMockOptions } from '../server/start-mock.js'
 import { parseIntegerOption } from './parse-integer-option.js'
+import { parseRetryDelays } from '../webhooks/delivery-settings.js'
+import { checkEndpointUrl } from '../webhooks/webhook-endpoints.js'
+import { checkWebhookSecret } from '../webhooks/webhook-secret.js'
 
 export const MOCK_USAGE = `users-api-kit mock — the stateful mock of the users API
 
@@ -23,15 +26,23 @@ Usage: users-api-kit mock [options]
                       USERS_API_KIT_CONTROL_TOKEN); do so whenever --host opens the mock to a network
   --state-file FILE   Keep the state in FILE across restarts: loaded at start if it exists,
                       rewritten (atomically) after every change
+  --webhook URL       Send the API's events (user.updated, user.deleted) to URL; repeatable
+  --webhook-secret S  The whsec_ secret they are signed with (or set USERS_API_KIT_WEBHOOK_SECRET;
+                      default: a new one, printed at start)
+  --webhook-retry-delays LIST
+                      Waits before each retry of a failed delivery (default 500ms,2s,8s,30s)
   --log-level LEVEL   debug, info (default: one line a request), warn, error or silent
   --quiet             No request logs: --log-level warn (the banner and warnings stay)
   -h, --help          This help
 
 Per request: "Prefer: code=404" answers that documented error; "Prefer: delay=500" waits 500 ms.
-Control routes: GET /__mock/tokens, POST /__mock/target, POST /__mock/reset, GET|PUT /__mock/state.`
+Control routes: GET /__mock/tokens, POST /__mock/target, POST /__mock/reset, GET|PUT /__mock/state,
+GET|POST|DELETE /__mock/webhooks, GET /__mock/events (the recent events; a live stream as text/event-stream).`
 
 /** The environment variable that sets the control token (a flag would show in the process list). */
 export const CONTROL_TOKEN_ENV = 'USERS_API_KIT_CONTROL_TOKEN'
+/** The environment variable that sets the webhook secret (for the same reason). */
+export const WEBHOOK_SECRET_ENV = 'USERS_API_KIT_WEBHOOK_SECRET'
 
 export interface MockArgs extends StartMockOptions {
   port: number
@@ -59,6 +70,9 @@ export function parseMockArgs(args: string[], env: NodeJS.ProcessEnv = process.e
       'log-level': { type: 'string' },
       'control-token': { type: 'string' },
       'state-file': { type: 'string' },
+      webhook: { type: 'string', multiple: true },
+      'webhook-secret': { type: 'string' },
+      'webhook-retry-delays': { type: 'string' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -87,11 +101,28 @@ export function parseMockArgs(args: string[], env: NodeJS.ProcessEnv = process.e
     parsed.controlToken = nonEmpty(fromFlag === undefined ? CONTROL_TOKEN_ENV : '--control-token', controlToken)
   }
   if (values['state-file'] !== undefined) parsed.stateFile = nonEmpty('--state-file', values['state-file'])
+  parsed.webhooks = {
+    endpoints: (values.webhook ?? []).map((url) => ({ url: flagged('--webhook', () => checkEndpointUrl(url)) })),
+  }
+  const secret = values['webhook-secret'] ?? env[WEBHOOK_SECRET_ENV]
+  const secretSource = values['webhook-secret'] === undefined ? WEBHOOK_SECRET_ENV : '--webhook-secret'
+  if (secret !== undefined) parsed.webhooks.secret = flagged(secretSource, () => checkWebhookSecret(secret))
+  const delays = values['webhook-retry-delays']
+  if (delays !== undefined) parsed.webhooks.retryDelaysMs = parseRetryDelays(delays)
   return parsed
 }
 
 function integer(flag: string, raw: string | undefined, fallback: number, min: number, max: number): number {
   return parseIntegerOption(flag, raw, min, max) ?? fallback
+}
+
+/** The check's message, said of the flag. */
+function flagged<T>(flag: string, check: () => T): T {
+  try {
+    return check()
+  } catch (error) {
+    throw new Error(`${flag}: ${(error as Error).message}`)
+  }
 }
 
 function nonEmpty(flag: string, raw: string): string {

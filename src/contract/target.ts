@@ -32,6 +32,20 @@ export interface Target {
   baseUrl: string
   actors: Partial<Record<ActorName, Actor>>
   disposable: DisposableUser[]
+  /** The suite's webhook receiver; `false`: the backend sends none (a choice); absent: none configured. */
+  webhooks?: WebhookReceiverSettings | false
+}
+
+/** Where the suite's receiver listens and how deliveries to it are signed (docs/contract.md §6). */
+export interface WebhookReceiverSettings {
+  /** `host:port`; port 0 takes a free one (only useful with autoSubscribe). */
+  listen: string
+  /** The URL the backend delivers to, when not `http://<listen>/`. */
+  url?: string
+  secret: string
+  /** A users-api-kit mock: subscribe through POST /__mock/webhooks. */
+  autoSubscribe?: boolean
+  retryWithinSeconds?: number
 }
 
 const validateTarget = createAjv().compile(JSON.parse(readFileSync(TARGET_SCHEMA_PATH, 'utf8')) as object)
@@ -65,6 +79,7 @@ export function parseTarget(input: unknown): Target {
     baseUrl: document.baseUrl.replace(/\/+$/, ''),
     actors: structuredClone(document.actors ?? {}),
     disposable: structuredClone(document.disposable ?? []),
+    ...(document.webhooks === undefined ? {} : { webhooks: structuredClone(document.webhooks) }),
   }
 }
 

@@ -1,6 +1,7 @@
 import { AppError } from '../errors.js'
 import { MemberIndex } from './member-index/member-index.js'
 import type { MockState, StoredUser } from './mock-state.js'
+import type { ChangedField, UserEventListener } from './user-events.js'
 import { checkUserName } from './user-name.js'
 import { assertMayDelete, assertMayList, assertMayRead, assertMayUpdate } from './permissions.js'
 import type { ListQuery, Organization, User, UserPage, UserPatch } from './user.js'
@@ -34,6 +35,8 @@ export class UserStore {
   constructor(
     state: MockState,
     private readonly now: () => Date = () => new Date(),
+    /** CONTRACT §6: told after each change that emits an event (a real PATCH, a DELETE). */
+    private readonly onEvent: UserEventListener = () => {},
   ) {
     for (const organization of state.organizations) {
       this.tenants.set(organization.id, { organization: { ...organization }, members: new MemberIndex() })
@@ -108,10 +111,17 @@ export class UserStore {
       )
     }
     const changes = changedFields(target, patch)
-    if (Object.keys(changes).length === 0) return target
+    const changed = Object.keys(changes) as ChangedField[]
+    // CONTRACT §6: a no-op PATCH changes nothing and emits nothing.
+    if (changed.length === 0) return target
     this.changes++
     const updatedAt = this.nextUpdatedAt(target)
     this.tenantOf(target.organizationId).members.update(target, (user) => Object.assign(user, changes, { updatedAt }))
+    this.onEvent({
+      type: 'user.updated',
+      timestamp: updatedAt,
+      data: { user: { ...target }, changes: changed, actorId: caller.id },
+    })
     return target
   }
 
@@ -125,6 +135,11 @@ export class UserStore {
     const token = this.tokenByUserId.get(target.id)
     if (token !== undefined) this.userIdByToken.delete(token)
     this.tokenByUserId.delete(target.id)
+    this.onEvent({
+      type: 'user.deleted',
+      timestamp: this.now().toISOString(),
+      data: { user: { ...target }, actorId: caller.id },
+    })
   }
 
   organizations(): Organization[] {

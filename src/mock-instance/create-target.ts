@@ -1,13 +1,22 @@
 import type { Role, User } from '../domain/user.js'
 import type { UserStore } from '../domain/user-store.js'
 import { AppError } from '../errors.js'
+import { generateWebhookSecret } from '../webhooks/webhook-secret.js'
 
 /** The contract suite's description of a deployment (schemas/target.schema.json). */
 export interface MockTarget {
   baseUrl: string
   actors: Partial<Record<'owner' | 'admin' | 'viewer' | 'bot' | 'outsider', { token: string }>>
   disposable: Array<{ id: string; token: string }>
+  /**
+   * The suite's webhook receiver: on a free loopback port, with a fresh secret, subscribing itself through
+   * the mock's POST /__mock/webhooks (what no other backend offers: theirs are subscribed beforehand).
+   */
+  webhooks?: { listen: string; secret: string; autoSubscribe: true }
 }
+
+/** Disposable users a target gets by default: what the contract suite shares out, with room to spare. */
+export const DEFAULT_DISPOSABLE_USERS = 10
 
 const ACTOR_ROLES: Record<'owner' | 'admin' | 'viewer' | 'bot', Role> = {
   owner: 'CLIENT_OWNER',
@@ -21,7 +30,12 @@ const ACTOR_ROLES: Record<'owner' | 'admin' | 'viewer' | 'bot', Role> = {
  * there, an active user of another organization, and `count` fresh CLIENT_VIEWERs the suite may change
  * and delete, created for the purpose.
  */
-export function createTarget(store: UserStore, baseUrl: string, count = 6, now = new Date()): MockTarget {
+export function createTarget(
+  store: UserStore,
+  baseUrl: string,
+  count = DEFAULT_DISPOSABLE_USERS,
+  now = new Date(),
+): MockTarget {
   const entries = store.tokenHolders().filter(({ user }) => user.status === 'ACTIVE')
   const home = entries.find(({ user }) => user.role === 'CLIENT_OWNER')?.user.organizationId
   if (home === undefined) {
@@ -35,7 +49,12 @@ export function createTarget(store: UserStore, baseUrl: string, count = 6, now =
   const outsider = entries.find(({ user }) => user.organizationId !== home)
   if (outsider) actors.outsider = { token: outsider.token }
   const disposable = Array.from({ length: count }, () => addDisposableUser(store, home, now))
-  return { baseUrl, actors, disposable }
+  return {
+    baseUrl,
+    actors,
+    disposable,
+    webhooks: { listen: '127.0.0.1:0', secret: generateWebhookSecret(), autoSubscribe: true },
+  }
 }
 
 function addDisposableUser(store: UserStore, organizationId: string, now: Date): { id: string; token: string } {

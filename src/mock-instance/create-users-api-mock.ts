@@ -6,10 +6,11 @@ import { DEFAULT_SEED_OPTIONS } from '../seed/default-seed-options.js'
 import { DEFAULT_FIXTURES, DEFAULT_STATE } from '../seed/generated/default-state.js'
 import { DEFAULT_OPERATIONS, validateDefaultState } from '../spec/default-operations.js'
 import type { RoutedOperation, Validator } from '../spec/operation-table.js'
-import { createTarget, type MockTarget } from './create-target.js'
+import { createTarget, DEFAULT_DISPOSABLE_USERS, type MockTarget } from './create-target.js'
 import { assertNoUserHasToken } from './reserved-token.js'
 import { StateHolder } from './state-holder.js'
 import { listTokens, type TokenListing } from './token-listing.js'
+import { createMockWebhooks, type MockWebhooks, type WebhookOptions } from '../webhooks/mock-webhooks.js'
 
 export interface UsersApiMockOptions extends SimulatedConditions {
   /** Faker's seed: the same seed gives byte-identical data (default 1). */
@@ -25,6 +26,8 @@ export interface UsersApiMockOptions extends SimulatedConditions {
   now?: () => Date
   /** Told of every unexpected error (a 500), whose cause is never sent. */
   onUnexpectedError?: (error: unknown) => void
+  /** Endpoints to deliver the events to, their secret, the retry schedule, an in-process callback. */
+  webhooks?: WebhookOptions
 }
 
 /** One mock of the users API: its state, its engine, and the control operations, whatever the transport. */
@@ -35,7 +38,9 @@ export interface UsersApiMock {
   readonly state: StateHolder
   /** The state the mock was seeded with. */
   readonly seed: MockState
-  /** Back to the seed (or to the baseline `markBaseline()` set). */
+  /** The events (CONTRACT §6): subscriptions, deliveries, the recent events. */
+  readonly webhooks: MockWebhooks
+  /** Back to the seed (or to the baseline `markBaseline()` set); the recent events are forgotten. */
   reset(): void
   /** The whole state in the fixture format, tokens included. */
   exportState(): MockState
@@ -65,7 +70,8 @@ export async function createUsersApiMock(options: UsersApiMockOptions = {}): Pro
   const parse = (input: unknown): MockState => parseState(input, validateState)
   const seed = await seedState(options, parse)
   assertNoUserHasToken(seed, options.reservedToken)
-  const state = new StateHolder(seed, options.now)
+  const webhooks = createMockWebhooks(options.webhooks)
+  const state = new StateHolder(seed, options.now, (event) => webhooks.publish(event))
   const handle = createEngine({
     operations,
     store: () => state.store,
@@ -76,7 +82,11 @@ export async function createUsersApiMock(options: UsersApiMockOptions = {}): Pro
     handle,
     state,
     seed,
-    reset: () => state.reset(),
+    webhooks,
+    reset() {
+      state.reset()
+      webhooks.clear()
+    },
     exportState: () => state.store.exportState(),
     replaceState(input) {
       // Validated whole before anything changes: a bad document keeps the old state.
@@ -86,7 +96,7 @@ export async function createUsersApiMock(options: UsersApiMockOptions = {}): Pro
       return { organizations: replacement.organizations.length, users: replacement.users.length }
     },
     tokens: () => listTokens(state.store),
-    createTarget: (baseUrl, disposable = 6) => createTarget(state.store, baseUrl, disposable),
+    createTarget: (baseUrl, disposable = DEFAULT_DISPOSABLE_USERS) => createTarget(state.store, baseUrl, disposable),
     parseState: parse,
   }
 }

@@ -1,4 +1,5 @@
 import type { MockState } from '../domain/mock-state.js'
+import type { UserEventListener } from '../domain/user-events.js'
 import { UserStore } from '../domain/user-store.js'
 
 /**
@@ -12,20 +13,22 @@ export class StateHolder {
   constructor(
     seed: MockState,
     private readonly now?: () => Date,
+    /** Every store this holder makes tells it of its events (CONTRACT §6). */
+    private readonly onEvent?: UserEventListener,
   ) {
     // The store copies every user it is given, so the seed itself never changes: no clone needed
     // (a clone of 100,000 users is ~50 MB more resident memory).
     this.baseline = seed
-    this.store = new UserStore(seed, now)
+    this.store = new UserStore(seed, now, onEvent)
   }
 
   reset(): void {
-    this.store = new UserStore(this.baseline, this.now)
+    this.store = new UserStore(this.baseline, this.now, this.onEvent)
   }
 
   /** Replaces the current state (already validated); the baseline stays. */
   replace(state: MockState): void {
-    this.store = new UserStore(state, this.now)
+    this.store = new UserStore(state, this.now, this.onEvent)
   }
 
   /** From now on, reset returns to the current state (startMock keeps its target's users this way). */

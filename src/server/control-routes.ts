@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { AppError } from '../errors.js'
+import { DEFAULT_DISPOSABLE_USERS } from '../mock-instance/create-target.js'
 import type { UsersApiMock } from '../mock-instance/create-users-api-mock.js'
 import { isJsonMediaType } from '../spec/contract-limits.js'
 import { createControlOriginGuard } from './control-origin.js'
 import { createControlTokenGuard } from './control-token.js'
+import { registerWebhookRoutes } from './webhook-routes.js'
 
 /**
  * A state of 100,000 users is about 30 MB of JSON: twice that. What a body of this size costs to parse
@@ -22,7 +24,7 @@ export interface ControlRouteOptions {
 /**
  * The mock's own routes under /__mock/ (CONTRACT §7: not part of the users API), over the mock
  * instance's control operations: find tokens, build a contract-suite target, save, load and reset the
- * state. A Fastify plugin: its JSON parser is its own, the users API's bodies stay the engine's.
+ * state, subscribe webhook endpoints and watch the events. A Fastify plugin: its JSON parser is its own, the users API's bodies stay the engine's.
  */
 export async function registerControlRoutes(app: FastifyInstance, options: ControlRouteOptions): Promise<void> {
   const { mock, controlToken, cors } = options
@@ -69,10 +71,12 @@ export async function registerControlRoutes(app: FastifyInstance, options: Contr
     }
     return mock.replaceState(request.body)
   })
+
+  registerWebhookRoutes(app, mock, onRequest)
 }
 
 function disposableCount(request: FastifyRequest): number {
-  const raw = (request.query as { disposable?: string }).disposable ?? '6'
+  const raw = (request.query as { disposable?: string }).disposable ?? String(DEFAULT_DISPOSABLE_USERS)
   const count = Number(raw)
   if (!/^\d+$/.test(raw) || count < 0 || count > 100) {
     throw new AppError('VALIDATION_FAILED', 'disposable must be an integer from 0 to 100.', {

@@ -15,6 +15,7 @@ import { validateDefaultState } from '../spec/default-operations.js'
 import { loadSpec } from '../spec/load-spec.js'
 import { buildApp } from './build-app.js'
 import { attachStateFile, StateFile } from './state-file.js'
+import type { WebhookOptions } from '../webhooks/mock-webhooks.js'
 
 export interface MockOptions extends SimulatedConditions {
   /** An OpenAPI document of your own (default: the kit's openapi/users.yaml, compiled at build time). */
@@ -38,6 +39,8 @@ export interface MockOptions extends SimulatedConditions {
    */
   stateFile?: string
   now?: () => Date
+  /** Where the events go (CONTRACT §6): endpoints, their secret, the retry schedule, a callback. */
+  webhooks?: WebhookOptions
 }
 
 export const MOCK_DEFAULTS = {
@@ -97,6 +100,7 @@ export async function createMockApp(options: MockOptions = {}): Promise<MockApp>
       ...(fixtures ? { fixtures } : {}),
       ...(compiled ? { spec: compiled } : {}),
       ...(options.controlToken === undefined ? {} : { reservedToken: options.controlToken }),
+      ...(options.webhooks === undefined ? {} : { webhooks: options.webhooks }),
       onUnexpectedError: (error) => server.app?.log.error({ err: error }, 'Unexpected error in the engine.'),
     }),
   )
@@ -159,7 +163,7 @@ export interface StartMockOptions extends MockOptions {
   /** Default 0: a free port, so that every test file can start its own mock. */
   port?: number
   host?: string
-  /** Disposable users created for `target` (default 6). */
+  /** Disposable users created for `target` (default 10). */
   disposable?: number
 }
 
@@ -194,7 +198,7 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
   try {
     await listen({ port: options.port ?? 0, host: options.host ?? MOCK_DEFAULTS.host })
     url = serverUrl(app)
-    target = mock.createTarget(url, options.disposable ?? 6)
+    target = mock.createTarget(url, options.disposable)
   } catch (error) {
     // No server left holding its port when the start fails (fixtures without an active owner, …).
     await app.close()

@@ -107,7 +107,54 @@ export interface paths {
     trace?: never
   }
 }
-export type webhooks = Record<string, never>
+export interface webhooks {
+  'user.updated': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * A member was changed
+     * @description Sent to every endpoint subscribed for the user's organization after a PATCH that changed at least
+     *     one field, once the change is visible through the API. A no-op PATCH and a rejected request send
+     *     nothing. Signed the Standard Webhooks way: verify `webhook-signature` with the endpoint's `whsec_`
+     *     secret before trusting the body. At-least-once: deduplicate by `webhook-id`. Events of one user
+     *     arrive in the order of the changes. How an endpoint is subscribed is not part of the users API
+     *     (the mock's control routes: docs/mock.md).
+     */
+    post: operations['userUpdated']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  'user.deleted': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * A member was removed
+     * @description Sent to every endpoint subscribed for the user's organization after a DELETE that answered 204,
+     *     with the user as they were. Signed, retried and ordered like `user.updated`.
+     */
+    post: operations['userDeleted']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+}
 export interface components {
   schemas: {
     /**
@@ -122,11 +169,15 @@ export interface components {
     Status: 'ACTIVE' | 'INVITED' | 'SUSPENDED'
     /** @description A member of an organization. Responses may carry more fields; clients ignore unknown fields. */
     User: {
-      /** @description Opaque; clients must not parse it. The mock issues `usr_` + 20 lowercase base32 characters. */
+      /**
+       * @description Opaque; clients must not parse it. The mock issues `usr_` + 20 lowercase base32 characters. At
+       *     most 4,096 characters: a longer one cannot be an id (a 400 in the path).
+       */
       id: string
       /**
        * Format: email
-       * @description Unique within the whole service, case-insensitively.
+       * @description Unique within the whole service, case-insensitively. At most 254 characters, as every address
+       *     mail can be sent to (RFC 5321 §4.5.3.1.3: a path is at most 256 octets, angle brackets included).
        */
       email: string
       /** @description 1 to 100 characters (Unicode code points), stored trimmed. */
@@ -146,6 +197,38 @@ export interface components {
        */
       updatedAt: string
     }
+    /** @description The payload of `user.updated`. Consumers ignore unknown fields. */
+    UserUpdatedEvent: {
+      /** @enum {string} */
+      type: 'user.updated'
+      /**
+       * Format: date-time
+       * @description When the change happened (RFC 3339).
+       */
+      timestamp: string
+      data: {
+        user: components['schemas']['User']
+        /** @description The fields the PATCH changed. */
+        changes: ('name' | 'role' | 'status')[]
+        /** @description The id of the user who made the change. */
+        actorId: string
+      }
+    }
+    /** @description The payload of `user.deleted`. Consumers ignore unknown fields. */
+    UserDeletedEvent: {
+      /** @enum {string} */
+      type: 'user.deleted'
+      /**
+       * Format: date-time
+       * @description When the user was deleted (RFC 3339).
+       */
+      timestamp: string
+      data: {
+        user: components['schemas']['User']
+        /** @description The id of the user who deleted them. */
+        actorId: string
+      }
+    }
     UserEnvelope: {
       data: components['schemas']['User']
     }
@@ -155,9 +238,16 @@ export interface components {
     }
     /** @description `total` counts every match; `totalPages` is `ceil(total / limit)`, 0 when `total` is 0. */
     PageMeta: {
+      /** Format: int64 */
       page: number
+      /** Format: int32 */
       limit: number
+      /**
+       * Format: int64
+       * @description At most 2^53 − 1, the largest integer JSON carries exactly everywhere (RFC 8259 §6).
+       */
       total: number
+      /** Format: int64 */
       totalPages: number
     }
     /** @description At least one of `name`, `role`, `status`, and no other key. */
@@ -165,7 +255,8 @@ export interface components {
       /**
        * @description 1 to 100 characters once white space is trimmed from both ends; stored trimmed. The pattern
        *     names the white space that is trimmed (ECMAScript's `String.prototype.trim` set) explicitly,
-       *     so that every regular-expression engine reads it alike.
+       *     so that every regular-expression engine reads it alike. Only the body's 16 KiB limit bounds
+       *     the white space around the name (a longer body is a 413): hence `maxLength`.
        */
       name?: string
       role?: components['schemas']['Role']
@@ -184,6 +275,7 @@ export interface components {
       type: string
       /** @description The HTTP status's reason phrase. */
       title: string
+      /** Format: int32 */
       status: number
       /** @enum {string} */
       code:
@@ -203,7 +295,7 @@ export interface components {
       detail: string
       /** Format: uri-reference */
       instance?: string
-      /** @description On 400 only. */
+      /** @description On 400 only. At most 100 issues (the mock lists the first 100, and says in `detail` how many it left out). */
       errors?: components['schemas']['ValidationIssue'][]
     }
     ValidationIssue: {
@@ -268,6 +360,12 @@ export interface components {
       status?: 429
       /** @constant */
       code?: 'RATE_LIMITED'
+    }
+    InternalProblem: components['schemas']['ProblemWithoutErrors'] & {
+      /** @constant */
+      status?: 500
+      /** @constant */
+      code?: 'INTERNAL'
     }
     ServiceUnavailableProblem: components['schemas']['ProblemWithoutErrors'] & {
       /** @constant */
@@ -481,6 +579,28 @@ export interface components {
         'application/problem+json': components['schemas']['TooManyRequestsProblem']
       }
     }
+    /**
+     * @description Something failed on the service's side. Never expected: documented so that its shape is known
+     *     (a problem, never a stack trace). The mock answers it for a bug of its own, or when
+     *     `Prefer: code=500` asks.
+     */
+    InternalError: {
+      headers: {
+        [name: string]: unknown
+      }
+      content: {
+        /**
+         * @example {
+         *       "type": "about:blank",
+         *       "title": "Internal Server Error",
+         *       "status": 500,
+         *       "code": "INTERNAL",
+         *       "detail": "Something went wrong on our side. It is logged; the request changed nothing."
+         *     }
+         */
+        'application/problem+json': components['schemas']['InternalProblem']
+      }
+    }
     /** @description The service cannot answer now (the mock's `--fail-rate` and `Prefer code=503` answer this); wait `Retry-After` seconds. */
     ServiceUnavailable: {
       headers: {
@@ -529,6 +649,15 @@ export interface components {
      * @example usr_acmeviewerqqqqqqqqqq
      */
     userId: string
+    /** @description Unique per event, the same on every retry of it. Receivers deduplicate by it. */
+    WebhookId: string
+    /** @description When this attempt was signed, in Unix seconds. Refuse deliveries too far from your clock. */
+    WebhookTimestamp: string
+    /**
+     * @description `v1,` + base64 of HMAC-SHA256 over `webhook-id.webhook-timestamp.body`, keyed with the base64
+     *     part of the endpoint's `whsec_` secret; several signatures are separated by spaces.
+     */
+    WebhookSignature: string
   }
   requestBodies: never
   headers: {
@@ -598,6 +727,7 @@ export interface operations {
       403: components['responses']['Forbidden']
       413: components['responses']['PayloadTooLarge']
       429: components['responses']['TooManyRequests']
+      500: components['responses']['InternalError']
       503: components['responses']['ServiceUnavailable']
     }
   }
@@ -622,6 +752,7 @@ export interface operations {
       401: components['responses']['Unauthorized']
       413: components['responses']['PayloadTooLarge']
       429: components['responses']['TooManyRequests']
+      500: components['responses']['InternalError']
       503: components['responses']['ServiceUnavailable']
     }
   }
@@ -637,6 +768,7 @@ export interface operations {
       401: components['responses']['Unauthorized']
       405: components['responses']['MethodNotAllowed']
       429: components['responses']['TooManyRequests']
+      500: components['responses']['InternalError']
       503: components['responses']['ServiceUnavailable']
     }
   }
@@ -652,6 +784,7 @@ export interface operations {
       401: components['responses']['Unauthorized']
       405: components['responses']['MethodNotAllowed']
       429: components['responses']['TooManyRequests']
+      500: components['responses']['InternalError']
       503: components['responses']['ServiceUnavailable']
     }
   }
@@ -685,6 +818,7 @@ export interface operations {
       404: components['responses']['NotFound']
       413: components['responses']['PayloadTooLarge']
       429: components['responses']['TooManyRequests']
+      500: components['responses']['InternalError']
       503: components['responses']['ServiceUnavailable']
     }
   }
@@ -716,6 +850,7 @@ export interface operations {
       404: components['responses']['NotFound']
       413: components['responses']['PayloadTooLarge']
       429: components['responses']['TooManyRequests']
+      500: components['responses']['InternalError']
       503: components['responses']['ServiceUnavailable']
     }
   }
@@ -755,7 +890,72 @@ export interface operations {
       413: components['responses']['PayloadTooLarge']
       415: components['responses']['UnsupportedMediaType']
       429: components['responses']['TooManyRequests']
+      500: components['responses']['InternalError']
       503: components['responses']['ServiceUnavailable']
+    }
+  }
+  userUpdated: {
+    parameters: {
+      query?: never
+      header: {
+        /** @description Unique per event, the same on every retry of it. Receivers deduplicate by it. */
+        'webhook-id': components['parameters']['WebhookId']
+        /** @description When this attempt was signed, in Unix seconds. Refuse deliveries too far from your clock. */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp']
+        /**
+         * @description `v1,` + base64 of HMAC-SHA256 over `webhook-id.webhook-timestamp.body`, keyed with the base64
+         *     part of the endpoint's `whsec_` secret; several signatures are separated by spaces.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature']
+      }
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UserUpdatedEvent']
+      }
+    }
+    responses: {
+      /** @description Delivered. Any other answer, or none within 15 s, is retried with growing delays. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+    }
+  }
+  userDeleted: {
+    parameters: {
+      query?: never
+      header: {
+        /** @description Unique per event, the same on every retry of it. Receivers deduplicate by it. */
+        'webhook-id': components['parameters']['WebhookId']
+        /** @description When this attempt was signed, in Unix seconds. Refuse deliveries too far from your clock. */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp']
+        /**
+         * @description `v1,` + base64 of HMAC-SHA256 over `webhook-id.webhook-timestamp.body`, keyed with the base64
+         *     part of the endpoint's `whsec_` secret; several signatures are separated by spaces.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature']
+      }
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UserDeletedEvent']
+      }
+    }
+    responses: {
+      /** @description Delivered. Any other answer, or none within 15 s, is retried with growing delays. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
     }
   }
 }

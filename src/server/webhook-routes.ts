@@ -1,0 +1,119 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify'
+import { AppError } from '../errors.js'
+import type { UsersApiMock } from '../mock-instance/create-users-api-mock.js'
+import type { EventLogUpdate } from '../webhooks/event-log.js'
+import type { EndpointRequest } from '../webhooks/webhook-endpoints.js'
+
+/** A stream whose reader fell this far behind is closed: a stalled browser tab costs bounded memory. */
+const STREAM_BACKLOG_LIMIT = 1024 * 1024
+/** A comment line now and then keeps proxies and browsers from closing a quiet stream. */
+const HEARTBEAT_MS = 15_000
+
+/**
+ * The mock's webhook control routes (docs/mock.md, "Events"): subscribe, list and remove endpoints, and
+ * see the recent events with every delivery attempt, as JSON or as a live Server-Sent Events stream.
+ */
+export function registerWebhookRoutes(
+  app: FastifyInstance,
+  mock: UsersApiMock,
+  onRequest: onRequestHookHandler[],
+): void {
+  const { webhooks } = mock
+  app.get('/__mock/webhooks', { onRequest }, async () => ({ data: webhooks.endpoints() }))
+
+  app.post('/__mock/webhooks', { onRequest }, async (request, reply) => {
+    const endpoint = webhooks.subscribe(readEndpointRequest(request.body, mock))
+    return reply.code(201).send(endpoint)
+  })
+
+  app.delete('/__mock/webhooks/:id', { onRequest }, async (request, reply) => {
+    const { id } = request.params as { id: string }
+    if (!webhooks.unsubscribe(id))
+      throw new AppError('NOT_FOUND', `No webhook endpoint ${id}; GET /__mock/webhooks lists them.`)
+    return reply.code(204).send()
+  })
+
+  app.delete('/__mock/webhooks', { onRequest }, async (request) => {
+    const { organizationId } = request.query as { organizationId?: string }
+    return { removed: webhooks.unsubscribeAll(organizationId) }
+  })
+
+  const streams = new Set<FastifyReply['raw']>()
+  app.addHook('preClose', async () => {
+    for (const stream of streams) stream.end()
+  })
+  app.addHook('onClose', async () => webhooks.close())
+
+  app.get('/__mock/events', { onRequest }, async (request, reply) => {
+    if (!wantsEventStream(request)) return { data: webhooks.events() }
+    streamEvents(reply, mock, streams)
+    return reply
+  })
+}
+
+function wantsEventStream(request: FastifyRequest): boolean {
+  return /\btext\/event-stream\b/i.test(request.headers.accept ?? '')
+}
+
+/** The recent events, then every change as it happens, until the client goes or the server closes. */
+function streamEvents(reply: FastifyReply, mock: UsersApiMock, streams: Set<FastifyReply['raw']>): void {
+  reply.hijack()
+  const raw = reply.raw
+  // Headers set by hooks so far (CORS) are kept: the reply is written by hand from here.
+  raw.writeHead(200, {
+    ...(reply.getHeaders() as Record<string, string>),
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-store',
+    'x-accel-buffering': 'no',
+  })
+  const write = (text: string): void => {
+    if (raw.writableLength > STREAM_BACKLOG_LIMIT) raw.destroy()
+    else raw.write(text)
+  }
+  for (const event of mock.webhooks.events()) write(message({ kind: 'event', event }))
+  const stopWatching = mock.webhooks.watch((update) => write(message(update)))
+  const heartbeat = setInterval(() => write(': still here\n\n'), HEARTBEAT_MS)
+  streams.add(raw)
+  raw.on('close', () => {
+    stopWatching()
+    clearInterval(heartbeat)
+    streams.delete(raw)
+  })
+}
+
+/** One SSE message: `event` (a new event), `delivery` (an attempt or its outcome), `reset`. */
+function message(update: EventLogUpdate): string {
+  if (update.kind === 'cleared') return 'event: reset\ndata: {}\n\n'
+  if (update.kind === 'event') return `event: event\nid: ${update.event.id}\ndata: ${JSON.stringify(update.event)}\n\n`
+  return `event: delivery\ndata: ${JSON.stringify({ eventId: update.eventId, ...update.delivery })}\n\n`
+}
+
+function readEndpointRequest(body: unknown, mock: UsersApiMock): EndpointRequest {
+  const fields = (body ?? {}) as Record<string, unknown>
+  const issues: string[] = []
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) issues.push('the body must be a JSON object')
+  if (typeof fields['url'] !== 'string') issues.push('url (an http or https URL) is required')
+  for (const key of ['secret', 'organizationId']) {
+    if (fields[key] !== undefined && typeof fields[key] !== 'string') issues.push(`${key} must be a string`)
+  }
+  const unknown = Object.keys(fields).filter((key) => !['url', 'secret', 'organizationId'].includes(key))
+  if (unknown.length > 0) issues.push(`unknown key(s): ${unknown.join(', ')}`)
+  const organizationId = fields['organizationId'] as string | undefined
+  if (
+    organizationId !== undefined &&
+    !mock.state.store.organizations().some((organization) => organization.id === organizationId)
+  ) {
+    issues.push(`there is no organization ${organizationId}`)
+  }
+  if (issues.length > 0) {
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `Send {"url": "http://…", "secret"?: "whsec_…", "organizationId"?: "org_…"}: ${issues.join('; ')}.`,
+    )
+  }
+  return {
+    url: fields['url'] as string,
+    ...(fields['secret'] === undefined ? {} : { secret: fields['secret'] as string }),
+    ...(organizationId === undefined ? {} : { organizationId }),
+  }
+}

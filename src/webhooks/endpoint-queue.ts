@@ -1,0 +1,169 @@
+import { Webhook } from 'standardwebhooks'
+import type { DeliverySettings } from './delivery-settings.js'
+import type { DeliveryRecord, EventLog, LoggedEvent } from './event-log.js'
+import type { WebhookEndpoint } from './webhook-endpoints.js'
+
+interface Delivery {
+  event: LoggedEvent
+  body: string
+  record: DeliveryRecord
+  /** queued: may start; sending: in flight; waiting: a retry is due later. */
+  state: 'queued' | 'sending' | 'waiting'
+  timer?: ReturnType<typeof setTimeout>
+}
+
+/**
+ * One endpoint's deliveries: at most `concurrency` in flight, at most `queueLimit` waiting, and the
+ * events of one user strictly in order (CONTRACT §6): a user's next event waits until the previous one
+ * was delivered or given up, retries included. A receiver that hangs or refuses costs timers and a
+ * bounded queue, nothing more.
+ */
+export class EndpointQueue {
+  private readonly pending: Delivery[] = []
+  private readonly signer: Webhook
+  private readonly closed = new AbortController()
+  private active = 0
+  private onIdle: Array<() => void> = []
+
+  constructor(
+    readonly endpoint: WebhookEndpoint,
+    private readonly settings: DeliverySettings,
+    private readonly log: EventLog,
+    private readonly send: typeof fetch,
+  ) {
+    this.signer = new Webhook(endpoint.secret)
+  }
+
+  enqueue(event: LoggedEvent, body: string): void {
+    const record: DeliveryRecord = {
+      endpointId: this.endpoint.id,
+      url: this.endpoint.url,
+      state: 'pending',
+      attempts: [],
+    }
+    event.deliveries.push(record)
+    if (this.closed.signal.aborted) return this.drop(event, record, 'the endpoint was removed')
+    if (this.pending.length >= this.settings.queueLimit) {
+      return this.drop(event, record, `the endpoint's queue was full (${this.settings.queueLimit} deliveries waiting)`)
+    }
+    this.pending.push({ event, body, record, state: 'queued' })
+    this.log.updated(event, record)
+    this.pump()
+  }
+
+  get size(): number {
+    return this.pending.length
+  }
+
+  /** Resolves once nothing is queued, in flight or waiting for a retry. */
+  idle(): Promise<void> {
+    if (this.pending.length === 0) return Promise.resolve()
+    return new Promise((resolve) => this.onIdle.push(resolve))
+  }
+
+  /** Stops: timers cleared, requests in flight aborted, what was pending dropped. */
+  close(reason: string): void {
+    this.closed.abort()
+    for (const delivery of this.pending.splice(0)) {
+      if (delivery.timer !== undefined) clearTimeout(delivery.timer)
+      this.drop(delivery.event, delivery.record, reason)
+    }
+    this.settle()
+  }
+
+  private pump(): void {
+    const blocked = new Set<string>()
+    for (const delivery of this.pending) {
+      if (this.active >= this.settings.concurrency) return
+      const user = delivery.event.userId
+      if (delivery.state !== 'queued' || blocked.has(user)) {
+        blocked.add(user)
+        continue
+      }
+      blocked.add(user)
+      delivery.state = 'sending'
+      this.active++
+      void this.attempt(delivery)
+    }
+  }
+
+  private async attempt(delivery: Delivery): Promise<void> {
+    const { event, body, record } = delivery
+    const started = Date.now()
+    const timestamp = new Date(started)
+    let status: number | undefined
+    let error: string | undefined
+    try {
+      const response = await this.send(this.endpoint.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'users-api-kit-mock',
+          'webhook-id': event.id,
+          'webhook-timestamp': String(Math.floor(started / 1000)),
+          'webhook-signature': this.signer.sign(event.id, timestamp, body),
+        },
+        body,
+        // A redirect is not a delivery: a receiver that moved says so with a 3xx, logged as such.
+        redirect: 'manual',
+        signal: AbortSignal.any([AbortSignal.timeout(this.settings.attemptTimeoutMs), this.closed.signal]),
+      })
+      status = response.status
+      // The answer's body is never read: a receiver that sends an endless one costs nothing.
+      await response.body?.cancel().catch(() => undefined)
+    } catch (cause) {
+      error = describeFailure(cause, this.settings.attemptTimeoutMs)
+    }
+    this.active--
+    if (this.closed.signal.aborted) return
+    record.attempts.push({
+      at: timestamp.toISOString(),
+      durationMs: Date.now() - started,
+      ...(status === undefined ? {} : { status }),
+      ...(error === undefined ? {} : { error }),
+    })
+    const delivered = status !== undefined && status >= 200 && status < 300
+    const retries = this.settings.retryDelaysMs
+    const retry = record.attempts.length - 1
+    if (delivered) this.finish(delivery, 'delivered')
+    else if (retry >= retries.length)
+      this.finish(delivery, 'failed', `no 2xx answer after ${record.attempts.length} attempts`)
+    else {
+      delivery.state = 'waiting'
+      delivery.timer = setTimeout(() => {
+        delivery.state = 'queued'
+        delivery.timer = undefined
+        this.pump()
+      }, retries[retry])
+      // In Node, a retry due later never keeps the process alive on its own.
+      ;(delivery.timer as { unref?: () => void }).unref?.()
+      this.log.updated(event, record)
+    }
+    this.pump()
+  }
+
+  private finish(delivery: Delivery, state: 'delivered' | 'failed', note?: string): void {
+    this.pending.splice(this.pending.indexOf(delivery), 1)
+    delivery.record.state = state
+    if (note !== undefined) delivery.record.note = note
+    this.log.updated(delivery.event, delivery.record)
+    this.settle()
+  }
+
+  private drop(event: LoggedEvent, record: DeliveryRecord, note: string): void {
+    record.state = 'dropped'
+    record.note = note
+    this.log.updated(event, record)
+  }
+
+  private settle(): void {
+    if (this.pending.length > 0) return
+    for (const resolve of this.onIdle.splice(0)) resolve()
+  }
+}
+
+function describeFailure(cause: unknown, timeoutMs: number): string {
+  const error = cause as { name?: string; message?: string; cause?: { code?: string; message?: string } }
+  if (error.name === 'TimeoutError') return `no answer within ${timeoutMs} ms`
+  return error.cause?.code ?? error.cause?.message ?? error.message ?? String(cause)
+}
