@@ -82,7 +82,7 @@ describe('Prefer: code=NNN answers a documented error of the operation', () => {
     expect(response.status).toBe(403)
   })
 
-  test.each(['418', '409', '200', '500'])(
+  test.each(['418', '409', '200', '502'])(
     'Prefer: code=%s, not a documented error of GET /api/users/{id}: 400 naming the Prefer header',
     async (code) => {
       const app = await freshApp()

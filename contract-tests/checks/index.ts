@@ -3,6 +3,7 @@ import { allowOn405 } from './allow-on-405.js'
 import { bodyMatchesSchema } from './body-matches-schema.js'
 import { contentTypeIsDocumented } from './content-type-is-documented.js'
 import { errorsAreProblemDetails } from './errors-are-problem-details.js'
+import { noInternalErrors } from './no-internal-errors.js'
 import { noStackTraces } from './no-stack-traces.js'
 import { problemCodeMatchesStatus } from './problem-code-matches-status.js'
 import { requiredHeadersArePresent } from './required-headers-are-present.js'
@@ -26,4 +27,5 @@ export const RESPONSE_CHECKS: ResponseCheck[] = [
   problemCodeMatchesStatus,
   retryAfterOn429,
   noStackTraces,
+  noInternalErrors,
 ]

@@ -58,7 +58,9 @@ export function createEngine(options: EngineOptions): Engine {
       return { ...answer(request.method, result.status, result.body), role }
     } catch (error) {
       const appError = toAppError(error)
-      if (appError.code === 'INTERNAL') options.onUnexpectedError?.(appError.details.cause ?? error)
+      if (appError.code === 'INTERNAL' && !appError.details['simulated']) {
+        options.onUnexpectedError?.(appError.details.cause ?? error)
+      }
       const response = toProblemResponse(appError)
       return { ...response, role, ...(request.method === 'HEAD' ? { body: undefined } : {}) }
     }

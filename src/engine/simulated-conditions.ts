@@ -62,5 +62,7 @@ function forcedDetails(status: number): ErrorDetails {
   if (status === 400) return { errors: [{ in: 'header', path: '/prefer', message: 'asked for with Prefer: code=400' }] }
   if (status === 401) return { invalidToken: true }
   if (status === 429 || status === 503) return { retryAfter: 1 }
+  // A 500 asked for is no unexpected error: the engine does not report it as one.
+  if (status === 500) return { simulated: true }
   return {}
 }

@@ -17,12 +17,22 @@ export function invalid(part: ValidationIssue['in'], path: string, message: stri
   })
 }
 
-/** A 400 listing every issue; its detail names the first. */
+/**
+ * The most issues a 400 lists: the document's `maxItems` of `errors`. A 16 KiB body of unknown keys
+ * has thousands of issues, and would be answered with ten times its size (OWASP API4).
+ */
+export const MAX_LISTED_ISSUES = 100
+
+/** A 400 listing the first MAX_LISTED_ISSUES issues; its detail names the first, and counts them all if more. */
 export function invalidRequest(issues: ValidationIssue[]): AppError {
   const first = issues[0]
-  return new AppError('VALIDATION_FAILED', `The request is invalid: ${first ? describe(first) : 'it is malformed'}.`, {
-    errors: issues,
-  })
+  const count =
+    issues.length > MAX_LISTED_ISSUES ? ` (${issues.length} issues; the first ${MAX_LISTED_ISSUES} listed)` : ''
+  return new AppError(
+    'VALIDATION_FAILED',
+    `The request is invalid: ${first ? describe(first) : 'it is malformed'}${count}.`,
+    { errors: issues.slice(0, MAX_LISTED_ISSUES) },
+  )
 }
 
 /** Runs a validator; its errors as CONTRACT §5 issues of one part of the request. */

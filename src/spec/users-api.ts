@@ -255,8 +255,7 @@ export interface components {
       /**
        * @description 1 to 100 characters once white space is trimmed from both ends; stored trimmed. The pattern
        *     names the white space that is trimmed (ECMAScript's `String.prototype.trim` set) explicitly,
-       *     so that every regular-expression engine reads it alike. Only the body's 16 KiB limit bounds
-       *     the white space around the name (a longer body is a 413): hence `maxLength`.
+       *     so that every regular-expression engine reads it alike.
        */
       name?: string
       role?: components['schemas']['Role']

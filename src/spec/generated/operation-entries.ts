@@ -13,6 +13,7 @@ export const OPERATION_ENTRIES: OperationEntry[] = [
       403,
       413,
       429,
+      500,
       503
     ],
     "queryParameters": [
@@ -48,6 +49,7 @@ export const OPERATION_ENTRIES: OperationEntry[] = [
       401,
       413,
       429,
+      500,
       503
     ],
     "queryParameters": [],
@@ -64,6 +66,7 @@ export const OPERATION_ENTRIES: OperationEntry[] = [
       401,
       405,
       429,
+      500,
       503
     ],
     "queryParameters": [],
@@ -80,6 +83,7 @@ export const OPERATION_ENTRIES: OperationEntry[] = [
       401,
       405,
       429,
+      500,
       503
     ],
     "queryParameters": [],
@@ -99,6 +103,7 @@ export const OPERATION_ENTRIES: OperationEntry[] = [
       404,
       413,
       429,
+      500,
       503
     ],
     "queryParameters": [],
@@ -122,6 +127,7 @@ export const OPERATION_ENTRIES: OperationEntry[] = [
       404,
       413,
       429,
+      500,
       503
     ],
     "queryParameters": [],
@@ -147,6 +153,7 @@ export const OPERATION_ENTRIES: OperationEntry[] = [
       413,
       415,
       429,
+      500,
       503
     ],
     "queryParameters": [],
