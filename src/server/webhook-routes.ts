@@ -70,6 +70,9 @@ function streamEvents(reply: FastifyReply, mock: UsersApiMock, streams: Set<Fast
     if (raw.writableLength > STREAM_BACKLOG_LIMIT) raw.destroy()
     else raw.write(text)
   }
+  // Something at once, so that the headers go out now (a browser's EventSource opens on them), and how
+  // soon to reconnect after the mock restarts.
+  write('retry: 2000\n\n')
   for (const event of mock.webhooks.events()) write(message({ kind: 'event', event }))
   const stopWatching = mock.webhooks.watch((update) => write(message(update)))
   const heartbeat = setInterval(() => write(': still here\n\n'), HEARTBEAT_MS)
