@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test } from 'vitest'
 import { startMock, type RunningMock } from '../src/server/start-mock.js'
+import type { LoggedEvent } from '../src/webhooks/event-log.js'
 import { startReceiver } from './support/test-receiver.js'
 
 // The mock's own webhook routes (docs/mock.md, "Events"): not the users API (CONTRACT §7).
@@ -83,11 +84,11 @@ describe('/__mock/events', () => {
     await control(mock, 'POST', '/__mock/webhooks', { url: receiver.url })
     await rename(mock, mock.target.disposable[0]?.id as string, 'Logged')
     await mock.mock.webhooks.idle()
-    const { data } = (await (await control(mock, 'GET', '/__mock/events')).json()) as { data: any[] }
+    const { data } = (await (await control(mock, 'GET', '/__mock/events')).json()) as { data: LoggedEvent[] }
     expect(data).toHaveLength(1)
     expect(data[0]).toMatchObject({ type: 'user.updated', payload: { data: { changes: ['name'] } } })
-    expect(data[0].deliveries[0]).toMatchObject({ url: receiver.url, state: 'delivered', attempts: [{ status: 204 }] })
-    expect(typeof data[0].deliveries[0].attempts[0].durationMs).toBe('number')
+    expect(data[0]?.deliveries[0]).toMatchObject({ url: receiver.url, state: 'delivered', attempts: [{ status: 204 }] })
+    expect(typeof data[0]?.deliveries[0]?.attempts[0]?.durationMs).toBe('number')
     await control(mock, 'POST', '/__mock/reset')
     expect(((await (await control(mock, 'GET', '/__mock/events')).json()) as { data: unknown[] }).data).toEqual([])
   })

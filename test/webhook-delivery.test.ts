@@ -7,6 +7,10 @@ import { payloadOf, startReceiver, type Received } from './support/test-receiver
 
 // CONTRACT §6, the mock's side: real HTTP from the mock to a receiver.
 
+interface WebhookDocument {
+  webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: object }> } } }>
+}
+
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
 const cleanups: Array<() => Promise<unknown>> = []
 afterEach(async () => {
@@ -60,12 +64,13 @@ describe('deliveries', () => {
     expect(delivery.headers['content-type']).toBe('application/json')
     const payload = payloadOf(delivery)
     expect(payload.type).toBe('user.updated')
-    expect(payload.data['changes']).toEqual(['name', 'role'])
-    expect(payload.data['user']).toEqual((await response.json()).data)
-    expect(payload.data['actorId']).toBe(mock.tokens.find((entry) => entry.token === 'owner-token')?.userId)
+    expect(payload.data.changes).toEqual(['name', 'role'])
+    expect(payload.data.user).toEqual(((await response.json()) as { data: unknown }).data)
+    expect(payload.data.actorId).toBe(mock.tokens.find((entry) => entry.token === 'owner-token')?.userId)
     const spec = await loadSpec()
-    const schema = (spec.dereferenced as any).webhooks['user.updated'].post.requestBody.content['application/json']
-      .schema
+    const schema = (spec.dereferenced as unknown as WebhookDocument).webhooks['user.updated']?.post.requestBody.content[
+      'application/json'
+    ]?.schema as object
     const validate = createAjv({ strict: false }).compile(schema)
     expect(validate(payload), JSON.stringify(validate.errors)).toBe(true)
   })
@@ -73,7 +78,7 @@ describe('deliveries', () => {
   test('a no-op PATCH and rejected requests send nothing; a DELETE sends user.deleted with the user as they were', async () => {
     const { receiver, mock } = await setUp()
     const id = victim(mock)
-    const before = (await (await api(mock, 'GET', `/api/users/${id}`)).json()).data
+    const before = ((await (await api(mock, 'GET', `/api/users/${id}`)).json()) as { data: { name: string } }).data
     expect((await api(mock, 'PATCH', `/api/users/${id}`, { name: `  ${before.name} ` })).status).toBe(200)
     expect((await api(mock, 'PATCH', `/api/users/${id}`, { name: 'x', extra: 1 })).status).toBe(400)
     expect((await api(mock, 'PATCH', `/api/users/${id}`, { name: 'x' }, 'viewer-token')).status).toBe(403)
@@ -81,24 +86,24 @@ describe('deliveries', () => {
     await receiver.until(1)
     await new Promise((resolve) => setTimeout(resolve, 100))
     expect(receiver.received.map((delivery) => payloadOf(delivery).type)).toEqual(['user.deleted'])
-    expect(payloadOf(receiver.received[0] as Received).data['user']).toEqual(before)
+    expect(payloadOf(receiver.received[0] as Received).data.user).toEqual(before)
   })
 
   test("the change is visible when the event arrives, and one user's events arrive in the order of the changes", async () => {
     const seen: string[] = []
     let mockUrl = ''
     const { receiver, mock } = await setUp((delivery) => {
-      const user = payloadOf(delivery).data['user']
+      const user = payloadOf(delivery).data.user
       void fetch(`${mockUrl}/api/users/${user.id}`, { headers: { authorization: 'Bearer owner-token' } })
-        .then((response) => response.json())
-        .then((body: any) => seen.push(`${user.name}:${body.data.updatedAt >= user.updatedAt}`))
+        .then((response) => response.json() as Promise<{ data: { updatedAt: string } }>)
+        .then((body) => seen.push(`${user.name}:${body.data.updatedAt >= user.updatedAt}`))
       return 204
     })
     mockUrl = mock.url
     const names = Array.from({ length: 8 }, (_, index) => `Name ${index}`)
     for (const name of names) await api(mock, 'PATCH', `/api/users/${victim(mock)}`, { name })
     await receiver.until(names.length)
-    expect(receiver.received.map((delivery) => payloadOf(delivery).data['user'].name)).toEqual(names)
+    expect(receiver.received.map((delivery) => payloadOf(delivery).data.user.name)).toEqual(names)
     await mock.mock.webhooks.idle()
     await new Promise((resolve) => setTimeout(resolve, 100))
     expect(

@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { User } from '../../src/domain/user.js'
 
 export interface Received {
   headers: IncomingHttpHeaders
@@ -48,7 +49,13 @@ export async function startReceiver(answer: (received: Received, index: number) 
   }
 }
 
+export interface TestPayload {
+  type: string
+  timestamp: string
+  data: { user: User; changes?: string[]; actorId: string }
+}
+
 /** The payload of a delivery. */
-export function payloadOf(received: Received): { type: string; timestamp: string; data: Record<string, any> } {
-  return JSON.parse(received.body)
+export function payloadOf(received: Received): TestPayload {
+  return JSON.parse(received.body) as TestPayload
 }
