@@ -1,3 +1,4 @@
+import type { WebhookSinkResult } from './webhook-sink.js'
 import type { FloodResult } from './slow-flood.js'
 import { formatCount } from './check-goals.js'
 import { markdownTable } from './markdown-table.js'
@@ -31,6 +32,8 @@ export interface SoakResult {
   refillError: string | undefined
   /** The flood of slow clients beside the traffic. */
   slowClients: FloodResult
+  /** The events of the traffic's changes, as a slow receiver got them. */
+  webhooks: WebhookSinkResult
 }
 
 /** RSS at the end may exceed RSS after the warm-up by this share at most. */
@@ -64,6 +67,12 @@ export function checkSoak(result: SoakResult): SoakCheck[] {
       measured: `${rss.endMiB.toFixed(1)} / ${rss.afterWarmupMiB.toFixed(1)} MiB (${signed(growth * 100)} %)`,
       goal: `≤ +${RSS_GROWTH_LIMIT * 100} %`,
       pass: growth <= RSS_GROWTH_LIMIT,
+    },
+    {
+      figure: 'Webhook deliveries whose signature does not verify',
+      measured: formatCount(result.webhooks.badSignatures),
+      goal: '0',
+      pass: result.webhooks.badSignatures === 0 && result.webhooks.events > 0,
     },
     {
       figure: 'Users in the state at the end (seed + created − deleted)',
@@ -104,6 +113,8 @@ export function renderSoak(result: SoakResult): string {
     ...unexpectedLines(tally),
     '',
     `Beside the traffic, ${formatCount(result.slowClients.target)} slow clients (half a request line, then a byte a second; reopened a moment after the mock closes one): ${formatCount(result.slowClients.opened)} connections opened, ${formatCount(result.slowClients.closedByMock)} closed by the mock (past its cap of 512 connections it closes the oldest that has not sent a whole request; its 10 s headers timeout closes the slowest), ${formatCount(result.slowClients.heldAtEnd)} held open at the end.`,
+    '',
+    `Webhooks: every PATCH and DELETE of the traffic is an event, sent to a receiver that answers each delivery after ${result.webhooks.delayMs} ms and refuses every ${result.webhooks.refuseEvery}th event's first delivery with a 500. It got ${formatCount(result.webhooks.events)} events in ${formatCount(result.webhooks.deliveries)} deliveries (${formatCount(result.webhooks.refused)} refused, then retried), ${formatCount(result.webhooks.badSignatures)} with a bad signature; from the change to the event's first arrival p50 ${formatCount(result.webhooks.latencyMs.p50)} ms, p99 ${formatCount(result.webhooks.latencyMs.p99)} ms. The receiver's pace (4 deliveries in flight × ${result.webhooks.delayMs} ms) is below the traffic's rate of changes: the mock's queue for it stays full (1,000 deliveries) and the events beyond are dropped and logged, which is what bounds the mock's memory; the latency is mostly that queue.`,
     '',
     `${formatCount(total)} requests answered in ${traffic.seconds.toFixed(1)} s (${formatCount(total / traffic.seconds)}/s); ${formatCount(traffic.unanswered)} more were sent and never answered: each connection's last, cut off by the end, and the one autocannon writes on a connection the mock has just closed (its 400 to a body that is not JSON closes the connection). Response times after the warm-up, every kind: p50 ${overall.p50.toFixed(2)} ms, p99 ${overall.p99.toFixed(2)} ms. Server CPU: ${busy(result.serverCpuMs)}; load generator: ${busy(result.clientCpuMs)}.`,
     '',

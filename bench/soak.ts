@@ -22,6 +22,7 @@ import { SoakTally } from './soak-tally.js'
 import { runSoakTraffic } from './soak-traffic.js'
 import { startSlowFlood } from './slow-flood.js'
 import { mockLaunch, startServer } from './server-process.js'
+import { SOAK_WEBHOOK_SECRET, startWebhookSink } from './webhook-sink.js'
 
 /** Disposable users ready before the traffic starts. */
 const INITIAL_POOL = 300
@@ -36,7 +37,11 @@ async function main(): Promise<void> {
   const { settings, dryRun } = readSettings()
   const machine = describeMachine()
   const contentionAtStart = describeContention()
-  const mock = await startServer(mockLaunch(['--port', '0']))
+  // Every change of the traffic is also an event, delivered to a slow receiver that refuses some.
+  const sink = await startWebhookSink()
+  const mock = await startServer(
+    mockLaunch(['--port', '0', '--webhook', sink.url, '--webhook-secret', SOAK_WEBHOOK_SECRET]),
+  )
   try {
     const usersAtStart = await countUsers(mock.url)
     const world = await prepareWorld(mock.url)
@@ -56,6 +61,8 @@ async function main(): Promise<void> {
       onWarm: () => log('soak: warm-up over'),
     })
     const slowClients = await flood.stop()
+    // The deliveries still queued when the traffic ends are not waited for: the queue is bounded.
+    const webhooks = await sink.stop()
     await trace.sampleNow()
     trace.stop()
     const serverCpuAfter = await readProcessCpuMs(mock.pid)
@@ -79,6 +86,7 @@ async function main(): Promise<void> {
       clientCpuMs: (clientCpu.user + clientCpu.system) / 1000,
       refillError: world.pool.refillError,
       slowClients,
+      webhooks,
     }
     const section = renderSoak(result)
     console.log(`\n${section}`)

@@ -165,3 +165,21 @@ describe('with baseUrl http://localhost:4010/backend/ (a path prefix)', () => {
     },
   )
 })
+
+describe('events under MSW (docs/contract.md §6)', () => {
+  const events: string[] = []
+  const { handlers } = createMockHandlers({
+    baseUrl: 'http://localhost:4011',
+    webhooks: { onEvent: (event) => events.push(`${event.type} ${event.payload.data.user.name}`) },
+  })
+  const server = setupServer(...handlers)
+
+  beforeAll(() => server.listen({ onUnhandledFrame: 'error' }))
+  afterAll(() => server.close())
+
+  test('a unit test sees the events of its changes in a callback, with no receiver anywhere', async () => {
+    const response = await fetch(`http://localhost:4011/api/users/${ADMIN.id}`, renameRequest('Evented'))
+    expect(response.status).toBe(200)
+    await expect.poll(() => events).toEqual(['user.updated Evented'])
+  })
+})

@@ -93,6 +93,15 @@ export class EndpointQueue {
     const timestamp = new Date(started)
     let status: number | undefined
     let error: string | undefined
+    // One controller an attempt, its timer and its link to `closed` removed after: AbortSignal.any on a
+    // long-lived signal keeps every attempt's signal reachable for as long as the queue lives.
+    const attempt = new AbortController()
+    const timer = setTimeout(
+      () => attempt.abort(new DOMException('timed out', 'TimeoutError')),
+      this.settings.attemptTimeoutMs,
+    )
+    const onClose = (): void => attempt.abort()
+    this.closed.signal.addEventListener('abort', onClose)
     try {
       const response = await this.send(this.endpoint.url, {
         method: 'POST',
@@ -106,13 +115,16 @@ export class EndpointQueue {
         body,
         // A redirect is not a delivery: a receiver that moved says so with a 3xx, logged as such.
         redirect: 'manual',
-        signal: AbortSignal.any([AbortSignal.timeout(this.settings.attemptTimeoutMs), this.closed.signal]),
+        signal: attempt.signal,
       })
       status = response.status
       // The answer's body is never read: a receiver that sends an endless one costs nothing.
       await response.body?.cancel().catch(() => undefined)
     } catch (cause) {
-      error = describeFailure(cause, this.settings.attemptTimeoutMs)
+      error = describeFailure(attempt.signal.reason ?? cause, this.settings.attemptTimeoutMs)
+    } finally {
+      clearTimeout(timer)
+      this.closed.signal.removeEventListener('abort', onClose)
     }
     this.active--
     if (this.closed.signal.aborted) return
