@@ -128,3 +128,19 @@ describe('/__mock/events', () => {
     expect(Date.now() - started).toBeLessThan(2_000)
   })
 })
+
+describe('/__mock/events in a browser', () => {
+  test('a browser (Accept: text/html first) gets a live page whose only script is the mock’s own', async () => {
+    const mock = await startMock({ users: 1 })
+    cleanups.push(() => mock.close())
+    const page = await fetch(`${mock.url}/__mock/events`, {
+      headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+    })
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/)
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'")
+    expect(await page.text()).toContain('<script src="/__mock/events-page.js"></script>')
+    const script = await fetch(`${mock.url}/__mock/events-page.js`)
+    expect(await script.text()).toContain("new EventSource('/__mock/events')")
+    expect((await fetch(`${mock.url}/__mock/events`)).headers.get('content-type')).toMatch(/^application\/json/)
+  })
+})

@@ -3,6 +3,7 @@ import { AppError } from '../errors.js'
 import type { UsersApiMock } from '../mock-instance/create-users-api-mock.js'
 import type { EventLogUpdate } from '../webhooks/event-log.js'
 import type { EndpointRequest } from '../webhooks/webhook-endpoints.js'
+import { EVENTS_PAGE_HTML, EVENTS_PAGE_SCRIPT } from './events-page.js'
 
 /** A stream whose reader fell this far behind is closed: a stalled browser tab costs bounded memory. */
 const STREAM_BACKLOG_LIMIT = 1024 * 1024
@@ -45,10 +46,26 @@ export function registerWebhookRoutes(
   app.addHook('onClose', async () => webhooks.close())
 
   app.get('/__mock/events', { onRequest }, async (request, reply) => {
-    if (!wantsEventStream(request)) return { data: webhooks.events() }
-    streamEvents(reply, mock, streams)
-    return reply
+    if (wantsEventStream(request)) {
+      streamEvents(reply, mock, streams)
+      return reply
+    }
+    // A browser asks for HTML first: it gets a live page; curl and code get JSON.
+    if (/^\s*text\/html\b/i.test(request.headers.accept ?? '')) {
+      return reply
+        .type('text/html; charset=utf-8')
+        .header(
+          'content-security-policy',
+          "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'",
+        )
+        .send(EVENTS_PAGE_HTML)
+    }
+    return { data: webhooks.events() }
   })
+
+  app.get('/__mock/events-page.js', { onRequest }, async (_request, reply) =>
+    reply.type('text/javascript; charset=utf-8').send(EVENTS_PAGE_SCRIPT),
+  )
 }
 
 function wantsEventStream(request: FastifyRequest): boolean {
