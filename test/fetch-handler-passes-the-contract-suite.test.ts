@@ -1,7 +1,11 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { describe, expect, test } from 'vitest'
+import { DISPOSABLE_USERS_NEEDED } from '../src/contract/disposable-slots.js'
 import { createFetchHandler } from '../src/fetch/create-fetch-handler.js'
 import { createUsersApiMock } from '../src/mock-instance/create-users-api-mock.js'
 import { startMock } from '../src/server/start-mock.js'
+import { generateWebhookSecret } from '../src/webhooks/webhook-secret.js'
 import { buildCliOnce } from './support/cli-mock-process.js'
 import { runVerify, type VerifyRun } from './support/run-verify.js'
 import { serveFetchHandler } from './support/serve-fetch-handler.js'
@@ -12,8 +16,8 @@ import { serveFetchHandler } from './support/serve-fetch-handler.js'
 /** A verify process of its own, beside the other one (~5 s alone, more beside other test files). */
 const SUITE_RUN_MS = 120_000
 
-/** The disposable users the suite shares out (contract-tests/support/suite.ts, DISPOSABLE_SLOTS): 6. */
-const DISPOSABLE = 6
+/** The disposable users the suite shares out (src/contract/disposable-slots.ts). */
+const DISPOSABLE = DISPOSABLE_USERS_NEEDED
 
 /** Runs once, however many tests await it. */
 function once<T>(run: () => Promise<T>): () => Promise<T> {
@@ -35,12 +39,27 @@ const againstFetchHandler = once(async (): Promise<VerifyRun> => {
   await buildCliOnce()
   const mock = await createUsersApiMock()
   const server = await serveFetchHandler(createFetchHandler({ mock }))
+  // The fetch handler serves no control route to subscribe through: the receiver is subscribed
+  // beforehand on a port chosen now, as a team subscribes it in their own backend.
+  const port = await freePort()
+  const { webhooks: _mockReceiver, ...target } = mock.createTarget(server.url, DISPOSABLE)
+  const secret = generateWebhookSecret()
+  mock.webhooks.subscribe({ url: `http://127.0.0.1:${port}/`, secret })
   try {
-    return await runVerify(mock.createTarget(server.url, DISPOSABLE))
+    return await runVerify({ ...target, webhooks: { listen: `127.0.0.1:${port}`, secret, retryWithinSeconds: 5 } })
   } finally {
     await server.close()
   }
 })
+
+/** A port nothing listens on right now. */
+async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
 
 /** How many checks the run counted, whatever became of them. */
 const checksOf = (run: VerifyRun): number => run.passed + run.failed + run.skipped

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { execa } from 'execa'
-import type { MockTarget } from '../../src/mock-instance/create-target.js'
+import type { Target } from '../../src/contract/target.js'
 
 export interface VerifyRun {
   exitCode: number
@@ -25,7 +25,7 @@ interface JsonReport {
 }
 
 /** Runs `users-api-kit verify` (the built CLI, as users run it) against a target, with a JSON report. */
-export async function runVerify(target: MockTarget, extraArgs: string[] = []): Promise<VerifyRun> {
+export async function runVerify(target: Target, extraArgs: string[] = []): Promise<VerifyRun> {
   const directory = await mkdtemp(join(tmpdir(), 'verify-run-'))
   const targetFile = join(directory, 'target.json')
   const reportFile = join(directory, 'report.json')
