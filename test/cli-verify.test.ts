@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { execa } from 'execa'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { buildCliOnce, MAIN } from './support/cli-mock-process.js'
+import { DISPOSABLE_USERS_NEEDED } from '../src/contract/disposable-slots.js'
 import type { MockState } from '../src/domain/mock-state.js'
 import { createTarget, type MockTarget } from '../src/mock-instance/create-target.js'
 import { createMockApp, serverUrl } from '../src/server/start-mock.js'
@@ -27,13 +28,19 @@ afterAll(async () => {
   await rm(directory, { recursive: true, force: true })
 })
 
-/** Runs `users-api-kit verify ARGS` in the temporary directory, so relative paths are the user's. */
-async function verify(args: string[]): Promise<{ exitCode: number; stdout: string; stderr: string; all: string }> {
+/**
+ * Runs `users-api-kit verify ARGS` in the temporary directory, so relative paths are the user's. CI is
+ * unset unless `env` sets it (it turns --strict on): the parent's CI must not decide a test's outcome.
+ */
+async function verify(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ exitCode: number; stdout: string; stderr: string; all: string }> {
   const result = await execa('node', [MAIN, 'verify', ...args], {
     cwd: directory,
     reject: false,
     all: true,
-    env: { FORCE_COLOR: '0', NO_COLOR: '1' },
+    env: { FORCE_COLOR: '0', NO_COLOR: '1', CI: '', ...env },
     timeout: SUITE_RUN_MS,
   })
   return { exitCode: result.exitCode ?? -1, stdout: result.stdout, stderr: result.stderr, all: result.all }
@@ -58,7 +65,7 @@ async function startServer(options: { mutant?: string; disposable?: number } = {
   }
   await app.listen({ port: 0, host: '127.0.0.1' })
   const url = serverUrl(app)
-  const target = createTarget(state.store, url, options.disposable ?? 6)
+  const target = createTarget(state.store, url, options.disposable ?? DISPOSABLE_USERS_NEEDED)
   return { url, target, close: () => app.close() }
 }
 
@@ -192,7 +199,8 @@ describe.concurrent('users-api-kit verify: what could not start is exit code 2, 
     const result = await verify(['--help'])
     expect(result.exitCode).toBe(0)
     expect(result.stdout).toContain('users-api-kit verify --target target.json')
-    for (const option of ['--base-url', '--spec', '--only', '--read-only', '--junit', '--json', '--grep', '--bail']) {
+    const options = ['--base-url', '--spec', '--only', '--read-only', '--strict', '--no-strict', '--out', '--junit']
+    for (const option of [...options, '--json', '--grep', '--bail']) {
       expect(result.stdout).toContain(option)
     }
     expect(result.stdout).toContain('Exit codes: 0')
@@ -260,19 +268,19 @@ describe('users-api-kit verify against a mock', () => {
   )
 
   test(
-    '--read-only: exit code 0, says how many checks it skipped and why, and leaves the state as it was',
+    '--read-only: exit code 0 even --strict (a choice), says how many checks it skipped and why, and leaves the state as it was',
     async () => {
       const server = await startServer()
       try {
         const target = await writeTemp('json', JSON.stringify(server.target))
         const before = await stateOf(server.url)
-        const result = await verify(['--target', target, '--read-only'])
+        const result = await verify(['--target', target, '--read-only', '--strict'])
         expect(result.exitCode, result.all).toBe(0)
         const [, passed, failed, skipped] = SUMMARY.exec(result.stdout) ?? []
         expect(Number(passed)).toBeGreaterThan(0)
         expect(failed).toBe('0')
         expect(Number(skipped)).toBeGreaterThan(0)
-        expect(result.stdout).toContain(`skipped ${skipped}: --read-only: this check writes`)
+        expect(result.stdout).toContain(`skipped ${skipped} by choice: --read-only: this check writes`)
         expect(await stateOf(server.url)).toEqual(before)
       } finally {
         await server.close()
@@ -282,12 +290,12 @@ describe('users-api-kit verify against a mock', () => {
   )
 
   test(
-    '--only core: only the [core] checks run',
+    '--only core: only the [core] checks run, and strict mode passes the profile checks it left out (a choice)',
     async () => {
       const server = await startServer()
       try {
         const target = await writeTemp('json', JSON.stringify(server.target))
-        const result = await verify(['--target', target, '--only', 'core', '--json', 'core.json'])
+        const result = await verify(['--target', target, '--only', 'core', '--json', 'core.json'], { CI: 'true' })
         expect(result.exitCode, result.all).toBe(0)
         const report = await readJsonReport('core.json')
         const passed = namesOf(report, 'passed')
@@ -317,7 +325,7 @@ describe('users-api-kit verify against a mock', () => {
           'the list and its parameters [core] role=BOT_USER lists only users whose role is BOT_USER',
           'the list and its parameters [core] role=CLIENT_OWNER lists only users whose role is CLIENT_OWNER',
         ])
-        expect(result.stdout).toMatch(/skipped \d+: not selected \(--only core, --grep\)/)
+        expect(result.stdout).toMatch(/skipped \d+ by choice: not selected \(--only core, --grep\)/)
       } finally {
         await server.close()
       }
@@ -343,18 +351,120 @@ describe('users-api-kit verify against a mock', () => {
   )
 
   test(
-    'a target without a bot and with 2 disposable users: exit code 0, and the skip reasons',
+    'a target without a bot and with 2 disposable users: --no-strict passes (exit 0) with the skip reasons; --strict fails (exit 1), naming what the target lacks',
     async () => {
       const server = await startServer({ disposable: 2 })
       try {
         const target: MockTarget = structuredClone(server.target)
         delete target.actors.bot
         const file = await writeTemp('json', JSON.stringify(target))
-        const result = await verify(['--target', file])
+        const lacks = [
+          'the target has no "bot" actor',
+          `the target lists 2 disposable users; the suite needs ${DISPOSABLE_USERS_NEEDED}`,
+        ]
+        const lenient = await verify(['--target', file, '--no-strict'], { CI: 'true' })
+        expect(lenient.exitCode, lenient.all).toBe(0)
+        expect(lenient.stdout).toMatch(/\d+ checks passed, 0 failed, [1-9]\d* skipped/)
+        const skipLines = lenient.stdout.split('\n').filter((line) => /^ {2}skipped \d+: /.test(line))
+        expect(skipLines.map((line) => line.replace(/^ {2}skipped \d+: /, '')).sort()).toEqual([...lacks].sort())
+        expect(lenient.stderr).not.toContain('strict')
+
+        const strict = await verify(['--target', file, '--strict'])
+        expect(strict.exitCode, strict.all).toBe(1)
+        expect(strict.stdout).toMatch(/\d+ checks passed, 0 failed, [1-9]\d* skipped/)
+        expect(strict.stderr).toMatch(/strict: \d+ checks were skipped for what the target lacks, so the run fails/)
+        for (const lack of lacks) expect(strict.stderr).toContain(`  - ${lack} (`)
+      } finally {
+        await server.close()
+      }
+    },
+    SUITE_RUN_MS,
+  )
+})
+
+describe('users-api-kit verify: strict by default in CI', () => {
+  // Four checks of who the caller is, one of them the bot's: without a bot, 3 pass and 1 is skipped.
+  const grep = ['--grep', 'GET /api/users/me with the']
+
+  test.each([
+    [{ CI: 'true' }, [], 1],
+    [{ CI: '1' }, [], 1],
+    [{ CI: 'false' }, [], 0],
+    [{ CI: '0' }, [], 0],
+    [{}, [], 0],
+    [{ CI: 'true' }, ['--no-strict'], 0],
+    [{}, ['--strict'], 1],
+  ])(
+    'env %j and flags %j: a skip for a missing bot exits %i',
+    async (env: Record<string, string>, flags: string[], exitCode: number) => {
+      const server = await startServer()
+      try {
+        const target: MockTarget = structuredClone(server.target)
+        delete target.actors.bot
+        const file = await writeTemp('json', JSON.stringify(target))
+        const result = await verify(['--target', file, ...grep, ...flags], env)
+        expect(result.stdout).toContain('3 checks passed, 0 failed, ')
+        expect(result.stdout).toContain('skipped 1: the target has no "bot" actor')
+        expect(result.exitCode, result.all).toBe(exitCode)
+        if (exitCode === 1) expect(result.stderr).toContain('  - the target has no "bot" actor (1 check)')
+      } finally {
+        await server.close()
+      }
+    },
+    SUITE_RUN_MS,
+  )
+})
+
+describe('users-api-kit verify: --bail and --out', () => {
+  test(
+    '--bail stops at the first failure and counts the checks that did not run: the totals add up to every check',
+    async () => {
+      const server = await startServer({ mutant: 'drops-www-authenticate' })
+      try {
+        const target = await writeTemp('json', JSON.stringify(server.target))
+        const result = await verify(['--target', target, '--bail', '--json', 'bail.json', '--junit', 'bail.xml'])
+        expect(result.exitCode, result.all).toBe(1)
+        const totals = /(\d+) checks passed, (\d+) failed, (\d+) skipped, (\d+) not run \((\d+) checks\)\./.exec(
+          result.stdout,
+        )
+        expect(totals, result.stdout.slice(-2000)).not.toBeNull()
+        const [passed = NaN, failed = NaN, skipped = NaN, notRun = NaN, all = NaN] = (totals ?? []).slice(1).map(Number)
+        expect(passed + failed + skipped + notRun).toBe(all)
+        expect(failed).toBeGreaterThan(0)
+        expect(notRun).toBeGreaterThan(100)
+        expect(result.stdout).toContain(`  ${notRun} not run: --bail stopped the run at the first failed check`)
+
+        // Every check of the suite is in both reports, and none that did not run passes for passed.
+        const report = await readJsonReport('bail.json')
+        expect(report.numTotalTests).toBe(all)
+        expect(report.numPassedTests).toBe(passed)
+        const junit = await readFile(join(directory, 'bail.xml'), 'utf8')
+        expect(junit.match(/<testcase /g)).toHaveLength(all)
+        expect(junit.match(/<skipped\/>/g)).toHaveLength(skipped + notRun)
+      } finally {
+        await server.close()
+      }
+    },
+    SUITE_RUN_MS,
+  )
+
+  test(
+    '--out DIR writes the JUnit, JSON and HTML reports into DIR, made if missing, and every path printed is still there',
+    async () => {
+      const server = await startServer()
+      try {
+        const target = await writeTemp('json', JSON.stringify(server.target))
+        const result = await verify(['--target', target, '--out', 'reports/verify'])
         expect(result.exitCode, result.all).toBe(0)
-        expect(result.stdout).toMatch(/\d+ checks passed, 0 failed, [1-9]\d* skipped/)
-        expect(result.stdout).toMatch(/skipped \d+: the target has no "bot" actor/)
-        expect(result.stdout).toMatch(/skipped \d+: the target lists 2 disposable users; the suite needs 6/)
+        const folder = join(directory, 'reports', 'verify')
+        const names = ['users-api-kit-verify.xml', 'users-api-kit-verify.json', 'users-api-kit-verify.html']
+        for (const name of names) {
+          expect(result.all).toContain(join(folder, name))
+          await expect(readFile(join(folder, name), 'utf8')).resolves.toMatch(/\S/)
+        }
+        const printed = result.all.match(/(?<=\s)\/[^\s'"]+\.(?:xml|json|html)\b/g) ?? []
+        expect(printed.length).toBeGreaterThanOrEqual(3)
+        for (const path of printed) await expect(readFile(path, 'utf8'), path).resolves.toMatch(/\S/)
       } finally {
         await server.close()
       }

@@ -1,6 +1,9 @@
-import { readFile } from 'node:fs/promises'
+import { mkdtemp, readFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
+import { gateDisposableUsers } from '../src/cli/gate-prerequisites.js'
+import type { UserStore } from '../src/domain/user-store.js'
 import { createTarget } from '../src/mock-instance/create-target.js'
 import { mergeJunitReports, readJunitTotals, renameTestsuites } from '../src/contract/merge-junit-reports.js'
 import { createMockApp, serverUrl } from '../src/server/start-mock.js'
@@ -43,19 +46,38 @@ describe('merging JUnit reports', () => {
   })
 })
 
-/** A mock on a free port, broken by `breaker` when given, with 9 disposable users (6 for verify, 3 for fuzz). */
-async function startServer(breaker?: FuzzBreaker) {
+/** A mock on a free port, broken by `breaker` when given, with the disposable users a gate needs (verify's, fuzz's). */
+async function startServer(breaker?: FuzzBreaker, change?: (store: UserStore) => void) {
   const { app, state, mock } = await createMockApp({ users: 20 })
   breaker?.apply({ app, state, mock })
+  change?.(state.store)
   await app.listen({ port: 0, host: '127.0.0.1' })
-  return { target: createTarget(state.store, serverUrl(app), 9), close: () => app.close() }
+  const target = createTarget(state.store, serverUrl(app), gateDisposableUsers(false))
+  return { target, close: () => app.close() }
+}
+
+/** Deletes every INVITED user of the owner's organization: the suite then has no user to check §4's state rule on. */
+function deleteInvitedUsers(store: UserStore): void {
+  const owner = store.tokenHolders().find(({ user }) => user.role === 'CLIENT_OWNER' && user.status === 'ACTIVE')?.user
+  if (!owner) throw new Error('the fixtures have no active owner')
+  const invited = store.listUsers(owner, { page: 1, limit: 100 }).data.filter((user) => user.status === 'INVITED')
+  expect(invited.length).toBeGreaterThan(0)
+  for (const user of invited) store.deleteUser(owner, user.id)
+}
+
+/** The paths a run printed to look at (its reports), each of which must still be there once it ended. */
+async function expectPrintedPathsKept(output: string): Promise<void> {
+  const printed = output.match(/(?<=\s)\/[^\s'"]+\.(?:xml|json|html|ndjson)\b/g) ?? []
+  expect(printed.length).toBeGreaterThan(0)
+  for (const path of printed) await expect(readFile(path, 'utf8'), path).resolves.toMatch(/\S/)
 }
 
 describe('users-api-kit gate', () => {
-  test('passes a fresh mock: exit 0, one JUnit file holding the suite and the fuzzer', async () => {
+  test('passes a fresh mock: exit 0, one JUnit file holding the suite and the fuzzer, every report kept', async () => {
     const server = await startServer()
+    const out = join(await mkdtemp(join(tmpdir(), 'gate-out-')), 'reports')
     try {
-      const run = await runKit('gate', server.target, ['--max-examples', '10', '--seed', '1'], 'out')
+      const run = await runKit('gate', server.target, ['--max-examples', '10', '--seed', '1', '--out', out], 'out')
       const junit = await readFile(join(run.directory, 'out', 'users-api-kit-gate.xml'), 'utf8')
 
       expect(run.exitCode, run.output.slice(-3000)).toBe(0)
@@ -67,6 +89,25 @@ describe('users-api-kit gate', () => {
       expect(junit).toContain('name="users-api-kit fuzz"')
       expect(readJunitTotals(junit)).toMatchObject({ failures: 0, errors: 0 })
       expect(readJunitTotals(junit).tests).toBeGreaterThan(200)
+      // --junit names the JUnit file; --out the folder that gets the rest (verify's page).
+      expect(run.output).toContain(`HTML    ${join(out, 'users-api-kit-verify.html')}`)
+      await expectPrintedPathsKept(run.output)
+      expect(run.output).not.toMatch(/users-api-kit-(gate|fuzz)-\w{6}\//)
+    } finally {
+      await server.close()
+    }
+  }, 240_000)
+
+  test('fails a target that lacks what a check needs at run time (a skip is no pass): exit 1, naming the lack', async () => {
+    const server = await startServer(undefined, deleteInvitedUsers)
+    try {
+      const run = await runKit('gate', server.target, ['--max-examples', '3', '--seed', '1'], 'gate.xml')
+
+      expect(run.exitCode, run.output.slice(-3000)).toBe(1)
+      expect(run.output).toMatch(/users-api-kit gate: FAILED \(exit 1\)/)
+      expect(run.output).toMatch(/verify {2}✗ \d+ checks passed, 0 failed, [1-9]\d* skipped/)
+      expect(run.output).toMatch(/ {10}lacks: the organization has no INVITED user \(\d+\)\n/)
+      expect(run.output).toMatch(/fuzz {4}✓ no findings/)
     } finally {
       await server.close()
     }

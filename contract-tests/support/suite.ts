@@ -5,9 +5,11 @@ import { DEFAULT_MAX_RESPONSE_BYTES } from '../../src/contract/response-limits.j
 import type { SuiteLayer } from '../../src/contract/response-schemas.js'
 import { parseTarget, type ActorName, type DisposableUser, type Target } from '../../src/contract/target.js'
 import { listTargetTokens } from '../../src/contract/target-tokens.js'
-import { loadSpec } from '../../src/spec/load-spec.js'
+import { loadSpec, type LoadedSpec } from '../../src/spec/load-spec.js'
 import { RESPONSE_CHECKS } from '../checks/index.js'
 import { SUITE_ENV } from '../../src/contract/suite-env.js'
+import { DISPOSABLE_SLOTS, DISPOSABLE_USERS_NEEDED } from '../../src/contract/disposable-slots.js'
+import { chosenSkipReason } from '../../src/contract/skip-reasons.js'
 
 /**
  * What every scenario of the contract suite shares: the target, the document, and the client that
@@ -15,6 +17,8 @@ import { SUITE_ENV } from '../../src/contract/suite-env.js'
  */
 export interface Suite {
   target: Target
+  /** The document the suite holds the target to. */
+  spec: LoadedSpec
   client: ContractClient
   layer: SuiteLayer
   readOnly: boolean
@@ -39,7 +43,7 @@ async function openSuite(): Promise<Suite> {
     maxResponseBytes,
     report,
   })
-  return { target, client, layer, readOnly: process.env[SUITE_ENV.readOnly] === '1' }
+  return { target, spec, client, layer, readOnly: process.env[SUITE_ENV.readOnly] === '1' }
 }
 
 export const suite: Suite = await openSuite()
@@ -61,31 +65,30 @@ export function needActor(context: TestContext, name: ActorName): void {
   if (!suite.target.actors[name]) context.skip(`the target has no "${name}" actor`)
 }
 
-/**
- * The suite's disposable users, shared out by slot so that test files running in parallel never
- * touch the same user: each file names its slots (see DISPOSABLE_SLOTS).
- */
-export const DISPOSABLE_SLOTS = {
-  deleteByAdmin: 0,
-  deleteByOwner: 1,
-  authentication: 2,
-  update: 3,
-  permissions: 4,
-  isolation: 5,
-} as const
+// The slot table lives in src/ because `gate` checks before a run that the target has enough users.
+export { DISPOSABLE_SLOTS }
 
+/** The disposable user of a slot (DISPOSABLE_SLOTS), or the check is skipped, saying how many the suite needs. */
 export function needDisposable(context: TestContext, slot: keyof typeof DISPOSABLE_SLOTS): DisposableUser {
   const user = suite.target.disposable[DISPOSABLE_SLOTS[slot]]
   if (!user) {
-    const needed = Object.keys(DISPOSABLE_SLOTS).length
-    context.skip(`the target lists ${suite.target.disposable.length} disposable users; the suite needs ${needed}`)
+    const count = suite.target.disposable.length
+    context.skip(`the target lists ${count} disposable users; the suite needs ${DISPOSABLE_USERS_NEEDED}`)
   }
   return user as DisposableUser
 }
 
-/** Checks that write are skipped with `--read-only`, and counted as skipped. */
+/**
+ * Skips a check because of what the user chose (a flag, a setting of the target), not for anything the
+ * target lacks: `verify --strict` and `gate` accept such a skip (src/contract/skip-reasons.ts).
+ */
+export function skipByChoice(context: TestContext, reason: string): never {
+  return context.skip(chosenSkipReason(reason))
+}
+
+/** Checks that write are skipped with `--read-only`, and counted as skipped (by choice). */
 export function needWrites(context: TestContext): void {
-  if (suite.readOnly) context.skip('--read-only: this check writes')
+  if (suite.readOnly) skipByChoice(context, '--read-only: this check writes')
 }
 
 /**

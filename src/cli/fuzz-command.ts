@@ -14,6 +14,7 @@ import { readFindings, type Finding } from '../fuzz/read-findings.js'
 import { startResponseGuard } from '../fuzz/response-guard.js'
 import { readSchemathesisVersion, runSchemathesis } from '../fuzz/run-schemathesis.js'
 import { buildSchemathesisCommand } from '../fuzz/schemathesis-command.js'
+import { REPORT_FILES, reportPath } from './report-files.js'
 import { renameTestsuites } from '../contract/merge-junit-reports.js'
 import { DEFAULT_SPEC_PATH, loadSpec } from '../spec/load-spec.js'
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../contract/response-limits.js'
@@ -40,6 +41,8 @@ Usage:
   --no-stateful          Skip it
   --workers N            Concurrent Schemathesis workers (default 1)
   --read-only            Send no POST, PUT, PATCH or DELETE at all
+  --out DIR              Write the JUnit report into DIR as users-api-kit-fuzz.xml (made if missing,
+                         never cleaned up)
   --junit FILE           Write a JUnit XML report (for CI)
   --schemathesis PATH    The st executable (else SCHEMATHESIS_BIN, the kit's .venv, st on PATH)
   --timeout MS           Per request, to the answer's last byte (default 10000)
@@ -77,6 +80,11 @@ export interface FuzzOptions {
   readOnly: boolean
   junit?: string
   schemathesis?: string
+  /**
+   * Where the kit's copy of Schemathesis's JUnit report will be kept: said where Schemathesis names its
+   * own reports, which are temporary (removed when the run ends).
+   */
+  keptJunit?: string
 }
 
 export interface FuzzOutcome {
@@ -90,11 +98,12 @@ export interface FuzzOutcome {
 export async function runFuzzCommand(args: string[]): Promise<number> {
   const options = readCommandArgs('fuzz', FUZZ_USAGE, parseFuzzArgs, args)
   if (typeof options === 'number') return options
-  const outcome = await runFuzz(options)
-  if (outcome.junit !== undefined && options.junit) {
-    await mkdir(dirname(resolve(options.junit)), { recursive: true })
-    await writeFile(options.junit, outcome.junit)
-    console.log(`JUnit report: ${options.junit}`)
+  const junit = reportPath(options.out, REPORT_FILES.fuzzJunit, options.junit)
+  const outcome = await runFuzz({ ...options, keptJunit: junit && resolve(junit) })
+  if (outcome.junit !== undefined && junit) {
+    await mkdir(dirname(resolve(junit)), { recursive: true })
+    await writeFile(junit, outcome.junit)
+    console.log(`JUnit report: ${junit}`)
   }
   return outcome.exitCode
 }
@@ -120,7 +129,9 @@ export async function runFuzz(options: FuzzOptions, target?: Target): Promise<Fu
   })
   try {
     const command = buildSchemathesisCommand({ ...prepared, baseUrl: guard.baseUrl, reportDir: scratch.path })
-    const status = await runSchemathesis(command, scratch.path, guard.toTargetUrls)
+    // Schemathesis names its reports, which go with the scratch directory: never a path to look at.
+    const rewrite = (line: string) => nameKeptReports(guard.toTargetUrls(line), scratch.path, options.keptJunit)
+    const status = await runSchemathesis(command, scratch.path, rewrite)
     const reports = await readReports(command.junitPath, command.ndjsonPath)
     if ((status !== 0 && status !== 1) || reports === undefined) {
       console.error(`users-api-kit fuzz: Schemathesis stopped with exit code ${status} before it finished (see above).`)
@@ -158,23 +169,42 @@ function sanitizeReport(xml: string): string {
   return escapeControlCharacters(references.replaceAll('\r\n', '\n'), { multiline: true })
 }
 
-async function prepareRun(options: FuzzOptions, given?: Target) {
-  const location = findSchemathesis({
-    option: options.schemathesis,
-    env: process.env,
-    packageRoot: PACKAGE_ROOT,
-    isClone: existsSync(SETUP_SCRIPT),
-    isExecutable,
-  })
+/**
+ * Schemathesis's report lines (`  - JUnit: /tmp/users-api-kit-fuzz-…/schemathesis-junit.xml`) name files
+ * the run removes: the JUnit line names the kit's copy instead, when one is kept, and the others say
+ * they are gone.
+ */
+function nameKeptReports(line: string, scratchPath: string, keptJunit: string | undefined): string {
+  if (!line.includes(scratchPath)) return line
+  const report = /^(\s*- )(\w+): /.exec(line)
+  if (report?.[2] === 'JUnit' && keptJunit) return `${report[1]}JUnit: ${keptJunit} (the kit's copy)`
+  return `${report?.[1] ?? ''}${report?.[2] ?? 'A report'}: not kept (temporary, removed when the run ends)`
+}
+
+/**
+ * The Schemathesis to run: found (find-schemathesis.ts) and a 4.x. `gate` asks before it sends anything.
+ *
+ * @throws AppError('VALIDATION_FAILED') saying how to install it.
+ */
+export async function locateSchemathesis(option: string | undefined): Promise<{ path: string; version: string }> {
+  const isClone = existsSync(SETUP_SCRIPT)
+  const location = findSchemathesis({ option, env: process.env, packageRoot: PACKAGE_ROOT, isClone, isExecutable })
   const version = await readSchemathesisVersion(location.path)
   if (!version?.startsWith('4.')) {
     throw new AppError(
       'VALIDATION_FAILED',
-      `${location.path} (${location.source}) is Schemathesis ${version ?? '(unknown version)'}; the kit needs 4.x.\n${installHint({ isClone: existsSync(SETUP_SCRIPT) })}`,
+      `${location.path} (${location.source}) is Schemathesis ${version ?? '(unknown version)'}; the kit needs 4.x.\n${installHint({ isClone })}`,
     )
   }
-  if (version !== SCHEMATHESIS_VERSION)
-    console.error(`users-api-kit fuzz: Schemathesis ${version}; the kit is tested with ${SCHEMATHESIS_VERSION}.`)
+  return { path: location.path, version }
+}
+
+async function prepareRun(options: FuzzOptions, given?: Target) {
+  const location = await locateSchemathesis(options.schemathesis)
+  if (location.version !== SCHEMATHESIS_VERSION)
+    console.error(
+      `users-api-kit fuzz: Schemathesis ${location.version}; the kit is tested with ${SCHEMATHESIS_VERSION}.`,
+    )
   const spec = resolve(options.spec ?? DEFAULT_SPEC_PATH)
   await loadSpec(spec)
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS

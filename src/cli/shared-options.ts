@@ -33,6 +33,7 @@ export const FUZZ_OPTIONS = {
   workers: { type: 'string' },
   'read-only': { type: 'boolean' },
   junit: { type: 'string' },
+  out: { type: 'string' },
   schemathesis: { type: 'string' },
 } as const
 
@@ -53,6 +54,7 @@ interface FuzzValues {
   workers?: string
   'read-only'?: boolean
   junit?: string
+  out?: string
   schemathesis?: string
 }
 
@@ -91,6 +93,8 @@ export function readFuzzOptions(values: FuzzValues) {
     workers: parseIntegerOption('--workers', values.workers, 1),
     readOnly: values['read-only'] ?? false,
     junit: values.junit,
+    /** The folder every report of the run goes into (report-files.ts); made if missing, never cleaned up. */
+    out: values.out,
     schemathesis: values.schemathesis,
   }
 }

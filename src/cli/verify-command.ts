@@ -3,12 +3,14 @@ import { isAppError } from '../errors.js'
 import { escapeControlCharacters } from '../contract/escape-control-characters.js'
 import { assertReachable, resolveTarget } from '../contract/resolve-target.js'
 import { runSuite, type SuiteOutcome } from '../contract/run-suite.js'
+import { isChosenSkip, NOT_RUN_REASON, withoutChoiceMark } from '../contract/skip-reasons.js'
 import type { Target } from '../contract/target.js'
 import { listTargetTokens } from '../contract/target-tokens.js'
 import { writeHtmlReport } from '../contract/write-html-report.js'
 import { loadSpec } from '../spec/load-spec.js'
 import { readTargetOptions, TARGET_OPTIONS } from './shared-options.js'
 import { readCommandArgs } from './read-command-args.js'
+import { REPORT_FILES, reportPath } from './report-files.js'
 
 export const VERIFY_USAGE = `users-api-kit verify — the contract suite, against any implementation of the users API
 
@@ -20,12 +22,18 @@ Usage:
   --only core        Only what the API's reference states (x-contract: core), for backends that
                      made other profile choices
   --read-only        Skip every check that writes (and say how many)
+  --strict           A check skipped for what the target lacks (an actor, disposable users, data)
+                     fails the run (exit 1), naming what is missing; skips you chose (--only core,
+                     --grep, --read-only, "webhooks": false) do not. On when CI is set
+  --no-strict        Such skips pass (the default outside CI)
+  --out DIR          Write every report into DIR (made if missing, never cleaned up):
+                     users-api-kit-verify.xml (JUnit), .json and .html
   --junit FILE       Write a JUnit XML report (for CI)
   --json FILE        Write a JSON report (for tools)
   --html FILE        Write one self-contained HTML page (for people): every check by the contract's
                      section, failures with their exchange and curl, filters; opens offline
   --grep PATTERN     Only checks whose name matches PATTERN
-  --bail             Stop at the first failed check
+  --bail             Stop at the first failed check; the checks after it are counted as not run
   --timeout MS       Per request, to the answer's last byte (default 10000). After 3 timeouts in a
                      row nothing more is sent: the remaining checks fail at once, saying why
   --max-response-bytes N
@@ -35,7 +43,8 @@ Usage:
   --control-token T  With --base-url, for a mock started with one (else USERS_API_KIT_CONTROL_TOKEN)
   -h, --help         This help
 
-Exit codes: 0 every check passed, 1 a check failed, 2 the run could not start.
+Exit codes: 0 every check passed, 1 a check failed (or, with --strict, was skipped for a lack),
+2 the run could not start.
 Unreachable (2): nothing accepts a connection (refused, unknown host, no TCP connection within
 --timeout). Broken (1): the target accepts connections but hangs, resets them, answers bytes that
 are not HTTP, an HTML page or a redirect (never followed); every check fails saying which, and the
@@ -47,16 +56,22 @@ nested over 64 levels. What a server sends is printed with its control character
 export async function runVerifyCommand(args: string[]): Promise<number> {
   const options = readCommandArgs('verify', VERIFY_USAGE, parseVerifyArgs, args)
   if (typeof options === 'number') return options
-  return runVerify(options)
+  return (await runVerify(options)).exitCode
 }
 
 export type VerifyOptions = Omit<ReturnType<typeof parseVerifyArgs>, 'help'>
+
+/** A finished `verify`: its exit code, and the suite's outcome when the suite ran. */
+export interface VerifyResult {
+  exitCode: number
+  outcome?: SuiteOutcome
+}
 
 /**
  * Resolves the target (unless given), runs the suite and prints the summary: 0, 1 or 2. `gate` hands
  * its target over here, so that it is never written to a file.
  */
-export async function runVerify(options: VerifyOptions, given?: Target): Promise<number> {
+export async function runVerify(options: VerifyOptions, given?: Target): Promise<VerifyResult> {
   let outcome: SuiteOutcome
   let broken: string | undefined
   let target: Target
@@ -69,16 +84,31 @@ export async function runVerify(options: VerifyOptions, given?: Target): Promise
   } catch (error) {
     const message = isAppError(error) || error instanceof Error ? error.message : String(error)
     console.error(`users-api-kit verify: cannot run.\n${escapeControlCharacters(message, { multiline: true })}`)
-    return 2
+    return { exitCode: 2 }
   }
   console.log(formatSummary(outcome))
   if (broken) console.log(`Note: ${escapeControlCharacters(broken)}`)
   const nothingRan = outcome.passed + outcome.failed === 0
   if (nothingRan)
     console.error('users-api-kit verify: no check ran (see the skip reasons above), so nothing was verified.')
-  const exitCode = nothingRan ? 2 : outcome.failed > 0 ? 1 : 0
-  if (options.html === undefined) return exitCode
-  return (await writeHtml(options, { target, outcome, broken, exitCode })) ? exitCode : 2
+  const lacking = options.strict && outcome.lacks.size > 0
+  if (lacking && !nothingRan) console.error(formatLacks(outcome.lacks))
+  const exitCode = nothingRan ? 2 : outcome.failed > 0 || lacking ? 1 : 0
+  if (options.html === undefined) return { exitCode, outcome }
+  const written = await writeHtml(options, { target, outcome, broken, exitCode })
+  return { exitCode: written ? exitCode : 2, outcome }
+}
+
+/** Why a strict run fails for its skips: every lack of the target, with how many checks it kept from running. */
+function formatLacks(lacks: ReadonlyMap<string, number>): string {
+  const total = [...lacks.values()].reduce((sum, count) => sum + count, 0)
+  return [
+    `users-api-kit verify: strict: ${total} ${total === 1 ? 'check was' : 'checks were'} skipped for what the target lacks, so the run fails. The target lacks:`,
+    ...[...lacks].map(
+      ([reason, count]) => `  - ${escapeControlCharacters(reason)} (${count} ${count === 1 ? 'check' : 'checks'})`,
+    ),
+    'Give the target what it lacks (README.md, "Pointing the suite at your own backend"); verify --no-strict lets such skips pass, gate never does.',
+  ].join('\n')
 }
 
 interface FinishedRun {
@@ -92,14 +122,16 @@ interface FinishedRun {
 async function writeHtml(options: VerifyOptions, { target, outcome, broken, exitCode }: FinishedRun): Promise<boolean> {
   try {
     if (!options.html || !outcome.results) throw new Error('the suite produced no results.')
-    const skipped = [...outcome.skipReasons].map(([reason, count]) => `Skipped ${count}: ${reason}`)
+    const skipped = [...outcome.skipReasons].map(([reason, count]) => `Skipped ${count}${describeSkip(reason)}`)
+    const notRun = outcome.notRun > 0 ? [`${outcome.notRun} ${NOT_RUN_REASON}`] : []
+    const lacks = options.strict && outcome.lacks.size > 0 ? [formatLacks(outcome.lacks)] : []
     const path = await writeHtmlReport({
       path: options.html,
       results: outcome.results,
       skipNotes: outcome.skipNotes,
       baseUrl: target.baseUrl,
       exitCode,
-      notes: [...(broken ? [broken] : []), ...skipped],
+      notes: [...(broken ? [broken] : []), ...lacks, ...skipped, ...notRun],
       secrets: options.showSecrets ? [] : listTargetTokens(target),
     })
     console.log(`HTML report written to ${path}`)
@@ -111,14 +143,17 @@ async function writeHtml(options: VerifyOptions, { target, outcome, broken, exit
   }
 }
 
-function parseVerifyArgs(args: string[]) {
+function parseVerifyArgs(args: string[], env: Record<string, string | undefined> = process.env) {
   const { values } = parseArgs({
     args,
     strict: true,
+    allowNegative: true,
     options: {
       ...TARGET_OPTIONS,
       only: { type: 'string' },
       'read-only': { type: 'boolean' },
+      strict: { type: 'boolean' },
+      out: { type: 'string' },
       junit: { type: 'string' },
       json: { type: 'string' },
       html: { type: 'string' },
@@ -133,19 +168,36 @@ function parseVerifyArgs(args: string[]) {
     ...target,
     layer: values.only === 'core' ? ('core' as const) : ('all' as const),
     readOnly: values['read-only'] ?? false,
-    junit: values.junit,
-    json: values.json,
-    html: values.html,
+    strict: values.strict ?? isCi(env),
+    junit: reportPath(values.out, REPORT_FILES.verifyJunit, values.junit),
+    json: reportPath(values.out, REPORT_FILES.verifyJson, values.json),
+    html: reportPath(values.out, REPORT_FILES.verifyHtml, values.html),
     grep: values.grep,
     bail: values.bail ?? false,
   }
 }
 
+/** CI runners set CI (GitHub Actions, GitLab, CircleCI…: `true`); `CI=false` or `CI=0` turns it off again. */
+function isCi(env: Record<string, string | undefined>): boolean {
+  const value = env['CI']
+  return value !== undefined && value !== '' && value !== 'false' && value !== '0'
+}
+
 function formatSummary(outcome: SuiteOutcome): string {
-  const lines = [
-    `\nusers-api-kit verify: ${outcome.passed} checks passed, ${outcome.failed} failed, ${outcome.skipped} skipped.`,
-  ]
-  for (const [reason, count] of outcome.skipReasons) lines.push(`  skipped ${count}: ${reason}`)
+  const { passed, failed, skipped, notRun } = outcome
+  // Under --bail the checks after the first failure are counted too: the totals are every check.
+  const totals =
+    notRun === 0
+      ? `${passed} checks passed, ${failed} failed, ${skipped} skipped.`
+      : `${passed} checks passed, ${failed} failed, ${skipped} skipped, ${notRun} not run (${passed + failed + skipped + notRun} checks).`
+  const lines = [`\nusers-api-kit verify: ${totals}`]
+  for (const [reason, count] of outcome.skipReasons) lines.push(`  skipped ${count}${describeSkip(reason)}`)
+  if (notRun > 0) lines.push(`  ${notRun} ${NOT_RUN_REASON}`)
   if (outcome.failures.length > 0) lines.push('Failed:', ...outcome.failures.map((name) => `  ✗ ${name}`))
   return lines.join('\n')
+}
+
+/** `: reason`, or ` by choice: reason` for a skip the user chose. */
+function describeSkip(reason: string): string {
+  return `${isChosenSkip(reason) ? ' by choice' : ''}: ${withoutChoiceMark(reason)}`
 }

@@ -1,7 +1,7 @@
 import { basename } from 'node:path'
 import type { JsonAssertionResult, JsonTestResult, JsonTestResults } from 'vitest/node'
 import { citedSection } from './contract-sections.js'
-import { checkKey } from './run-suite.js'
+import { checkKey, HOOK_FAILED } from './run-suite.js'
 
 export type CheckStatus = 'passed' | 'failed' | 'skipped'
 
@@ -90,7 +90,9 @@ function toCheck(result: JsonAssertionResult, file: string, skipNote: string | u
     case 'skipped':
     case 'todo':
     case 'disabled':
-      return { ...check, status: 'skipped', messages: [skipNote ?? 'skipped'] }
+      // No reason noted (run-suite.ts notes every skip's): a hook of its file failed. Counted as the summary counts it.
+      if (skipNote === undefined) return { ...check, status: 'failed', messages: [HOOK_FAILED] }
+      return { ...check, status: 'skipped', messages: [skipNote] }
     default:
       // Collected and never finished (pending): its file stopped. Counted as the summary counts it.
       return { ...check, status: 'failed', messages: ['did not run: its test file stopped'] }

@@ -13,6 +13,8 @@ export interface TargetSource {
   baseUrl?: string
   /** Sent as `Authorization: Bearer` to `POST /__mock/target` (a mock started with --control-token). */
   controlToken?: string
+  /** How many disposable users to ask a mock for (`gate` needs more than the mock's default). */
+  disposable?: number
 }
 
 /**
@@ -35,9 +37,10 @@ export async function resolveTarget(
       'Give --target FILE (any backend) or --base-url URL (a running users-api-kit mock).',
     )
   const url = `${checkBaseUrl(source.baseUrl)}/__mock/target`
+  const query = source.disposable === undefined ? '' : `?disposable=${source.disposable}`
   let response: Response
   try {
-    response = await fetch(url, {
+    response = await fetch(`${url}${query}`, {
       method: 'POST',
       headers: source.controlToken === undefined ? {} : { authorization: `Bearer ${source.controlToken}` },
       // A redirect would take the control token elsewhere: it is reported, never followed.
@@ -86,7 +89,12 @@ export async function resolveTarget(
       `${url} answered ${response.status} ${response.headers.get('content-type') ?? '(no content type)'} that is not JSON: --base-url works with a users-api-kit mock only. For any other backend, give --target FILE.`,
     )
   }
-  return parseTarget(document)
+  const target = parseTarget(document)
+  // The receiver subscribes itself through the same control routes, with the same token.
+  if (target.webhooks && target.webhooks.autoSubscribe && source.controlToken !== undefined) {
+    target.webhooks.controlToken = source.controlToken
+  }
+  return target
 }
 
 /**

@@ -3,10 +3,16 @@ import { fileURLToPath } from 'node:url'
 import type { JsonTestResults, Vitest } from 'vitest/node'
 import { captureJsonReport } from './capture-json-report.js'
 import type { SuiteLayer } from './response-schemas.js'
+import { chosenSkipReason, isChosenSkip, NOT_RUN_REASON } from './skip-reasons.js'
 import { SUITE_ENV } from './suite-env.js'
 import type { Target } from './target.js'
 
 export const SUITE_CONFIG_PATH = fileURLToPath(new URL('../../contract-tests/vitest.config.ts', import.meta.url))
+
+/** --bail: the checks after the first failure are skipped as not run, so that every check is still counted. */
+const STOP_AFTER_FIRST_FAILURE = fileURLToPath(
+  new URL('../../contract-tests/support/stop-after-first-failure.ts', import.meta.url),
+)
 
 export interface SuiteRunOptions {
   target: Target
@@ -29,8 +35,12 @@ export interface SuiteOutcome {
   passed: number
   failed: number
   skipped: number
-  /** Why checks were skipped, with how many each reason skipped. */
+  /** Checks `--bail` kept from running after the first failure: passed + failed + skipped + notRun is every check. */
+  notRun: number
+  /** Why checks were skipped, with how many each reason skipped; a chosen skip's reason is marked (skip-reasons.ts). */
   skipReasons: Map<string, number>
+  /** The skip reasons that are not the user's choice: what the target lacks, with how many checks each skipped. */
+  lacks: Map<string, number>
   /** The failed checks' full names; a check that never ran because its file stopped is one of them. */
   failures: string[]
   /** Why each skipped check was skipped, by its `checkKey`: vitest's JSON report leaves the reason out. */
@@ -91,7 +101,7 @@ async function startSuite(options: SuiteRunOptions): Promise<SuiteOutcome> {
     ...(namePatterns.length > 0
       ? { testNamePattern: namePatterns.map((pattern) => `(?=.*(?:${pattern}))`).join('') }
       : {}),
-    ...(options.bail ? { bail: 1 } : {}),
+    ...(options.bail ? { setupFiles: [STOP_AFTER_FIRST_FAILURE] } : {}),
     // A check sends a few requests in a row, each allowed the whole --timeout (the client stops sending
     // after 3 timeouts in a row): the request's timeout, which says what happened, must come first.
     ...testTimeouts(options.timeoutMs),
@@ -109,12 +119,20 @@ function testTimeouts(timeoutMs: number): { testTimeout?: number; hookTimeout?: 
 
 type TestModules = ReturnType<Vitest['state']['getTestModules']>
 
+/** Why a check that never ran for a failed hook of its file (beforeAll) counts as failed. */
+export const HOOK_FAILED = 'did not run: a hook of its test file failed'
+
+/** What the suite's name filters (--only core, --grep) left out: the user's choice. */
+const NOT_SELECTED_REASON = chosenSkipReason('not selected (--only core, --grep)')
+
 function summarize(modules: TestModules): SuiteOutcome {
   const outcome: SuiteOutcome = {
     passed: 0,
     failed: 0,
     skipped: 0,
+    notRun: 0,
     skipReasons: new Map(),
+    lacks: new Map(),
     failures: [],
     skipNotes: new Map(),
   }
@@ -129,11 +147,20 @@ function summarize(modules: TestModules): SuiteOutcome {
       else if (result.state === 'failed') {
         outcome.failed += 1
         outcome.failures.push(test.fullName)
+      } else if (result.state === 'skipped' && result.note === undefined && test.options.mode !== 'skip') {
+        // Skipped without a word, though selected: a hook of its file failed first (vitest says so above).
+        outcome.failed += 1
+        outcome.failures.push(`${test.fullName} (${HOOK_FAILED})`)
       } else if (result.state === 'skipped') {
-        outcome.skipped += 1
-        const reason = result.note ?? (test.options.mode === 'skip' ? 'not selected (--only core, --grep)' : 'not run')
-        outcome.skipReasons.set(reason, (outcome.skipReasons.get(reason) ?? 0) + 1)
+        const reason = result.note ?? NOT_SELECTED_REASON
         outcome.skipNotes.set(checkKey(module.moduleId, test.fullName), reason)
+        if (reason === NOT_RUN_REASON) {
+          outcome.notRun += 1
+          continue
+        }
+        outcome.skipped += 1
+        addOne(outcome.skipReasons, reason)
+        if (!isChosenSkip(reason)) addOne(outcome.lacks, reason)
       } else {
         // Collected and never finished: its file stopped (a crashed worker). Counted, so the totals add up.
         outcome.failed += 1
@@ -142,4 +169,8 @@ function summarize(modules: TestModules): SuiteOutcome {
     }
   }
   return outcome
+}
+
+function addOne(counts: Map<string, number>, key: string): void {
+  counts.set(key, (counts.get(key) ?? 0) + 1)
 }

@@ -3,6 +3,7 @@ import { createServer as createNetServer, type Server, type Socket } from 'node:
 import { Readable, type Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { constants, createGzip } from 'node:zlib'
+import { gateDisposableUsers } from '../../src/cli/gate-prerequisites.js'
 import type { MockTarget } from '../../src/mock-instance/create-target.js'
 
 /** A server that listens on 127.0.0.1 on a free port; `close` ends it and every connection it holds. */
@@ -14,7 +15,7 @@ export interface HostileServer {
   close(): Promise<void>
 }
 
-/** A complete target for a server (every actor, 9 disposable users): nothing is skipped for want of a token. */
+/** A target for a server with every actor and as many disposable users as `gate` needs: no check lacks a token. */
 export function targetFor(baseUrl: string): MockTarget {
   const actors = { owner: 'owner-token', admin: 'admin-token', viewer: 'viewer-token', bot: 'bot-token' }
   return {
@@ -23,10 +24,12 @@ export function targetFor(baseUrl: string): MockTarget {
       ...Object.fromEntries(Object.entries(actors).map(([name, token]) => [name, { token }])),
       outsider: { token: 'globex-admin-token' },
     },
-    disposable: Array.from({ length: 9 }, (_, index) => ({
+    disposable: Array.from({ length: gateDisposableUsers(false) }, (_, index) => ({
       id: `usr_disposable${index}`,
       token: `disposable-${index}`,
     })),
+    // A receiver, so that the webhook checks run too (and fail on the server's first answer).
+    webhooks: { listen: '127.0.0.1:0', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
   }
 }
 
