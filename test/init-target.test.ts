@@ -1,3 +1,4 @@
+import { DISPOSABLE_USERS_NEEDED } from '../src/contract/disposable-slots.js'
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -26,7 +27,7 @@ test('init-target writes every field to fill in; verify refuses it, naming the f
   expect(written.exitCode).toBe(0)
   expect(written.stdout).toContain(`users-api-kit verify --target ${file}`)
   const template = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>
-  expect(Object.keys(template)).toEqual(['$schema', '$comment', 'baseUrl', 'actors', 'disposable'])
+  expect(Object.keys(template)).toEqual(['$schema', '$comment', 'baseUrl', 'actors', 'disposable', 'webhooks'])
   const refused = await runCli(['verify', '--target', file])
   expect(refused.exitCode).toBe(2)
   expect(refused.stderr).toContain('Fill in /baseUrl')
@@ -39,12 +40,18 @@ test('filled in (an actor deleted), the template is a valid target', async () =>
     new RegExp(`"${PLACEHOLDER}[^"]*"`, 'g'),
     (_match, offset: number) => `"x${offset}"`,
   )
-  const document = JSON.parse(filled) as { baseUrl: string; actors: Record<string, unknown> }
+  const document = JSON.parse(filled) as {
+    baseUrl: string
+    actors: Record<string, unknown>
+    webhooks: { secret: string }
+  }
   document.baseUrl = 'https://staging.example.com'
+  document.webhooks.secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
   delete document.actors['bot']
   const target = parseTarget(document)
   expect(Object.keys(target.actors).sort()).toEqual(['admin', 'outsider', 'owner', 'viewer'])
-  expect(target.disposable).toHaveLength(6)
+  expect(target.disposable).toHaveLength(DISPOSABLE_USERS_NEEDED)
+  expect(target.webhooks).toEqual({ listen: '0.0.0.0:9999', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' })
 })
 
 test('init-target never overwrites a file unless --force', async () => {

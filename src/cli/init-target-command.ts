@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { dirname, relative } from 'node:path'
 import { parseArgs } from 'node:util'
+import { DISPOSABLE_USERS_NEEDED } from '../contract/disposable-slots.js'
 import { PLACEHOLDER, TARGET_SCHEMA_PATH } from '../contract/target.js'
 import { readCommandArgs } from './read-command-args.js'
 
@@ -15,8 +16,6 @@ Usage: users-api-kit init-target [FILE]      (default users-api.target.json)
 The file names your backend's base URL and tokens of its users. Every value to fill in starts with
 ${PLACEHOLDER}; an actor you lack can be deleted (its checks are then skipped, saying so). Your editor
 explains each field from the file's $schema. Then: users-api-kit verify --target FILE`
-
-const DISPOSABLE = 6
 
 /** `users-api-kit init-target [FILE]`: 0 once written, 1 when the file exists (without --force). */
 export async function runInitTargetCommand(args: string[]): Promise<number> {
@@ -59,9 +58,14 @@ export function targetTemplate(file: string): Record<string, unknown> {
       bot: actor("an ACTIVE BOT_USER of the owner's organization"),
       outsider: actor('an ACTIVE user of another organization'),
     },
-    disposable: Array.from({ length: DISPOSABLE }, (_, index) => ({
+    disposable: Array.from({ length: DISPOSABLE_USERS_NEEDED }, (_, index) => ({
       id: `${PLACEHOLDER}: the id of disposable user ${index + 1}, an ACTIVE CLIENT_VIEWER of the owner's organization`,
       token: `${PLACEHOLDER}: the Bearer token of disposable user ${index + 1}`,
     })),
+    // docs/contract.md §6: the suite's receiver; the backend must deliver to it (docs/contract-suite.md).
+    webhooks: {
+      listen: '0.0.0.0:9999',
+      secret: `${PLACEHOLDER}: the whsec_ secret your backend signs its deliveries to http://<this machine>:9999/ with (subscribe that URL in your backend first), or replace this whole object with false if your backend sends no webhooks`,
+    },
   }
 }

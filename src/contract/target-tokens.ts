@@ -10,5 +10,7 @@ import type { Target } from './target.js'
 export function listTargetTokens(target: Target): string[] {
   const tokens = [...Object.values(target.actors), ...target.disposable].map((holder) => holder?.token ?? '')
   // The webhook receiver's secret is masked like a token: it signs what the receiver trusts.
-  return target.webhooks ? [...tokens, target.webhooks.secret] : tokens
+  if (!target.webhooks) return tokens
+  const { secret, controlToken } = target.webhooks
+  return controlToken === undefined ? [...tokens, secret] : [...tokens, secret, controlToken]
 }

@@ -45,6 +45,8 @@ export interface WebhookReceiverSettings {
   secret: string
   /** A users-api-kit mock: subscribe through POST /__mock/webhooks. */
   autoSubscribe?: boolean
+  /** With autoSubscribe: the mock's control token, when it has one. */
+  controlToken?: string
   retryWithinSeconds?: number
 }
 

@@ -12,7 +12,7 @@ export interface MockTarget {
    * The suite's webhook receiver: on a free loopback port, with a fresh secret, subscribing itself through
    * the mock's POST /__mock/webhooks (what no other backend offers: theirs are subscribed beforehand).
    */
-  webhooks?: { listen: string; secret: string; autoSubscribe: true }
+  webhooks?: { listen: string; secret: string; autoSubscribe?: boolean; retryWithinSeconds?: number }
 }
 
 /** Disposable users a target gets by default: what the contract suite shares out, with room to spare. */
@@ -53,7 +53,8 @@ export function createTarget(
     baseUrl,
     actors,
     disposable,
-    webhooks: { listen: '127.0.0.1:0', secret: generateWebhookSecret(), autoSubscribe: true },
+    // The mock's first retry comes after 500 ms by default: a retry check need not wait 30 s.
+    webhooks: { listen: '127.0.0.1:0', secret: generateWebhookSecret(), autoSubscribe: true, retryWithinSeconds: 5 },
   }
 }
 

@@ -1,5 +1,7 @@
 import { AppError } from '../../src/errors.js'
 import type { ListQuery, User, UserPatch } from '../../src/domain/user.js'
+import type { MockOptions } from '../../src/server/start-mock.js'
+import { generateWebhookSecret } from '../../src/webhooks/webhook-secret.js'
 import {
   asRole,
   findAnywhere,
@@ -22,6 +24,8 @@ export interface Mutant {
   breaks: string
   caughtBy: RegExp
   apply(internals: MockInternals): void
+  /** Options the broken mock starts with (a webhook delivery that never retries). */
+  mockOptions?: Partial<MockOptions>
 }
 
 const OWNER = 'CLIENT_OWNER'
@@ -524,6 +528,81 @@ export const MUTANTS: Mutant[] = [
         return body
       })
     },
+  },
+  {
+    name: 'signs-webhooks-with-another-secret',
+    breaks: "§6 deliveries are signed with the endpoint's secret",
+    caughtBy: /signed the Standard Webhooks way/i,
+    apply({ mock }) {
+      const subscribe = mock.webhooks.subscribe
+      mock.webhooks.subscribe = (request) => subscribe({ ...request, secret: generateWebhookSecret() })
+    },
+  },
+  {
+    name: 'sends-no-user-deleted-event',
+    breaks: '§6 a DELETE that answered 204 sends user.deleted',
+    caughtBy: /sends user\.deleted/i,
+    apply({ mock }) {
+      const publish = mock.webhooks.publish
+      mock.webhooks.publish = (event) => (event.type === 'user.deleted' ? undefined : publish(event))
+    },
+  },
+  {
+    name: 'sends-an-event-for-a-no-op-patch',
+    breaks: '§6 a no-op PATCH sends no event',
+    caughtBy: /no-op PATCH and a rejected request send no event/i,
+    apply({ state, mock }) {
+      wrapStore(state, 'updateUser', (original) => (caller, id, patch) => {
+        const before = findAnywhere(state.store, id)?.updatedAt
+        const user = original(caller, id, patch)
+        if (user.updatedAt === before) {
+          const timestamp = new Date().toISOString()
+          mock.webhooks.publish({
+            type: 'user.updated',
+            timestamp,
+            data: { user: { ...user }, changes: ['name'], actorId: caller.id },
+          })
+        }
+        return user
+      })
+    },
+  },
+  {
+    name: 'sends-the-event-before-the-change-is-visible',
+    breaks: '§6 an event is sent after the change is visible',
+    caughtBy: /after the change is visible/i,
+    apply(internals) {
+      const { mock, state } = internals
+      const publish = mock.webhooks.publish
+      let suppressed = 0
+      mock.webhooks.publish = (event) => (suppressed > 0 ? void suppressed-- : publish(event))
+      // The event of a PATCH goes out first, built from the request; the change follows 150 ms later.
+      wrapEngine(internals, async (request, next) => {
+        const id = pathOf(request).split('/')[3]
+        const user = request.method === 'PATCH' && id ? findAnywhere(state.store, id) : undefined
+        if (!user) return next(request)
+        const patch = JSON.parse(new TextDecoder().decode(request.body ?? new Uint8Array())) as Partial<User>
+        const token = String(request.headers['authorization'] ?? '').replace(/^Bearer /, '')
+        const actorId = state.store.tokens().find((entry) => entry.token === token)?.user.id ?? user.id
+        const timestamp = new Date().toISOString()
+        const changes = Object.keys(patch) as Array<'name' | 'role' | 'status'>
+        publish({
+          type: 'user.updated',
+          timestamp,
+          data: { user: { ...user, ...patch, updatedAt: timestamp }, changes, actorId },
+        })
+        suppressed++
+        await new Promise((resolve) => setTimeout(resolve, 150))
+        return next(request)
+      })
+    },
+  },
+  {
+    name: 'never-retries-a-webhook',
+    breaks: '§6 a delivery without a 2xx answer is retried',
+    caughtBy: /is retried, with the same webhook-id/i,
+    apply() {},
+    mockOptions: { webhooks: { retryDelaysMs: [] } },
   },
   {
     name: 'crashes-on-a-bad-query',
