@@ -5,128 +5,220 @@ import { readMe } from './support/read-users.js'
 import { restoreAfter } from './support/restore-user.js'
 import { expectRule, expectStatus, needActor, needDisposable, needWrites, send, suite } from './support/suite.js'
 import { unknownUserId, userPath } from './support/user-paths.js'
+import { covers } from './support/covers.js'
 
 // CONTRACT §2 is core entirely: every check here is [core].
 
 describe.concurrent('a request without a valid Bearer token is a 401', () => {
-  test('[core] a missing Authorization header is a 401 with WWW-Authenticate: Bearer', async () => {
-    const exchange = await send({ as: null, path: '/api/users/me' })
-    expectUnauthenticated(exchange, false, 'A request without Authorization is a 401 (docs/contract.md §2)')
-  })
+  test(
+    '[core] a missing Authorization header is a 401 with WWW-Authenticate: Bearer',
+    covers('§2.missing-header', '§2.www-authenticate', '§2.invalid-token'),
+    async () => {
+      const exchange = await send({ as: null, path: '/api/users/me' })
+      expectUnauthenticated(exchange, false, 'A request without Authorization is a 401 (docs/contract.md §2)')
+    },
+  )
 
-  test('[core] every endpoint requires the Authorization header: 401', async () => {
-    // An unknown id: authentication comes first (CONTRACT §3), and nothing can change even if it did not.
-    const id = unknownUserId()
-    const requests = [
-      { method: 'GET', path: '/api/users' },
-      { method: 'GET', path: '/api/users/me' },
-      { method: 'GET', path: userPath(id) },
-      { method: 'PATCH', path: userPath(id), json: { name: 'Nobody' } },
-      { method: 'DELETE', path: userPath(id) },
-    ]
-    for (const request of requests) {
-      const exchange = await send({ as: null, ...request })
-      expectUnauthenticated(exchange, false, `${request.method} without Authorization is a 401 (docs/contract.md §2)`)
-    }
-  })
+  test(
+    '[core] every endpoint requires the Authorization header: 401',
+    covers('§2.header-required', '§2.missing-header', '§2.www-authenticate'),
+    async () => {
+      // An unknown id: authentication comes first (CONTRACT §3), and nothing can change even if it did not.
+      const id = unknownUserId()
+      const requests = [
+        { method: 'GET', path: '/api/users' },
+        { method: 'GET', path: '/api/users/me' },
+        { method: 'GET', path: userPath(id) },
+        { method: 'PATCH', path: userPath(id), json: { name: 'Nobody' } },
+        { method: 'DELETE', path: userPath(id) },
+      ]
+      for (const request of requests) {
+        const exchange = await send({ as: null, ...request })
+        expectUnauthenticated(exchange, false, `${request.method} without Authorization is a 401 (docs/contract.md §2)`)
+      }
+    },
+  )
 
-  test('[core] a scheme other than Bearer is a 401, even with a valid token', async (context) => {
-    needActor(context, 'owner')
-    const token = suite.target.actors.owner?.token ?? ''
-    for (const scheme of ['Basic', 'Token']) {
-      const exchange = await send({ as: null, path: '/api/users/me', headers: { authorization: `${scheme} ${token}` } })
-      expectUnauthenticated(exchange, false, `Authorization: ${scheme} … is a 401 (docs/contract.md §2)`)
-    }
-  })
+  test(
+    '[core] a scheme other than Bearer is a 401, even with a valid token',
+    covers('§2.other-scheme', '§2.invalid-token'),
+    async (context) => {
+      needActor(context, 'owner')
+      const token = suite.target.actors.owner?.token ?? ''
+      for (const scheme of ['Basic', 'Token']) {
+        const exchange = await send({
+          as: null,
+          path: '/api/users/me',
+          headers: { authorization: `${scheme} ${token}` },
+        })
+        expectUnauthenticated(exchange, false, `Authorization: ${scheme} … is a 401 (docs/contract.md §2)`)
+      }
+    },
+  )
 
-  test('[core] Bearer with an empty token is a 401 without error="invalid_token"', async () => {
-    const exchange = await send({ as: { token: '' }, path: '/api/users/me' })
-    expectUnauthenticated(exchange, false, 'Authorization: Bearer with no token is a 401 (docs/contract.md §2)')
-  })
+  test(
+    '[core] Bearer with an empty token is a 401 without error="invalid_token"',
+    covers('§2.empty-token', '§2.invalid-token'),
+    async () => {
+      const exchange = await send({ as: { token: '' }, path: '/api/users/me' })
+      expectUnauthenticated(exchange, false, 'Authorization: Bearer with no token is a 401 (docs/contract.md §2)')
+    },
+  )
 
-  test('[core] an unknown token is a 401 with error="invalid_token"', async () => {
-    const exchange = await send({ as: { token: `unknown-${unknownUserId()}` }, path: '/api/users/me' })
-    expectUnauthenticated(exchange, true, 'An unknown token is a 401 (docs/contract.md §2)')
-  })
+  test(
+    '[core] an unknown token is a 401 with error="invalid_token"',
+    covers('§2.unknown-token', '§2.invalid-token', '§2.www-authenticate'),
+    async () => {
+      const exchange = await send({ as: { token: `unknown-${unknownUserId()}` }, path: '/api/users/me' })
+      expectUnauthenticated(exchange, true, 'An unknown token is a 401 (docs/contract.md §2)')
+    },
+  )
 })
 
 describe.concurrent("the caller's identity comes from the token alone", () => {
   for (const name of MEMBER_NAMES)
-    test(`[core] GET /api/users/me with the ${name} token answers a user of its role`, async (context) => {
-      needActor(context, name)
-      const exchange = await send({ as: name, path: '/api/users/me' })
-      expectStatus(exchange, 200, 'An active user may call GET /api/users/me (docs/contract.md §2)')
-      const me = userOf(exchange)
-      const rule = 'The caller is the user of the token (docs/contract.md §2)'
+    test(
+      `[core] GET /api/users/me with the ${name} token answers a user of its role`,
+      covers('§2.identity-from-token'),
+      async (context) => {
+        needActor(context, name)
+        const exchange = await send({ as: name, path: '/api/users/me' })
+        expectStatus(exchange, 200, 'An active user may call GET /api/users/me (docs/contract.md §2)')
+        const me = userOf(exchange)
+        const rule = 'The caller is the user of the token (docs/contract.md §2)'
+        expectRule(
+          exchange,
+          me.role === ACTOR_ROLES[name],
+          rule,
+          `Received: role ${me.role}\nExpected: ${ACTOR_ROLES[name]}`,
+        )
+      },
+    )
+
+  test(
+    "[core] the owner, admin, viewer and bot share one organization; the outsider's is another",
+    covers('§2.identity-from-token'),
+    async (context) => {
+      for (const name of [...MEMBER_NAMES, 'outsider'] as const) needActor(context, name)
+      const members = await Promise.all(MEMBER_NAMES.map((name) => readMe(name)))
+      const outsider = await readMe('outsider')
+      const organizations = new Set(members.map((user) => user.organizationId))
+      const exchange = await send({ as: 'outsider', path: '/api/users/me' })
+      const rule = 'The organization comes from the token (docs/contract.md §2)'
+      expectRule(exchange, organizations.size === 1, rule, `Received: organizations ${[...organizations].join(', ')}`)
       expectRule(
         exchange,
-        me.role === ACTOR_ROLES[name],
+        !organizations.has(outsider.organizationId),
         rule,
-        `Received: role ${me.role}\nExpected: ${ACTOR_ROLES[name]}`,
+        'Received: the outsider in the first organization',
       )
-    })
+      expectRule(
+        exchange,
+        new Set(members.map((user) => user.id)).size === members.length,
+        rule,
+        'Received: two actors, one id',
+      )
+    },
+  )
 
-  test("[core] the owner, admin, viewer and bot share one organization; the outsider's is another", async (context) => {
-    for (const name of [...MEMBER_NAMES, 'outsider'] as const) needActor(context, name)
-    const members = await Promise.all(MEMBER_NAMES.map((name) => readMe(name)))
-    const outsider = await readMe('outsider')
-    const organizations = new Set(members.map((user) => user.organizationId))
-    const exchange = await send({ as: 'outsider', path: '/api/users/me' })
-    const rule = 'The organization comes from the token (docs/contract.md §2)'
-    expectRule(exchange, organizations.size === 1, rule, `Received: organizations ${[...organizations].join(', ')}`)
-    expectRule(
-      exchange,
-      !organizations.has(outsider.organizationId),
-      rule,
-      'Received: the outsider in the first organization',
-    )
-    expectRule(
-      exchange,
-      new Set(members.map((user) => user.id)).size === members.length,
-      rule,
-      'Received: two actors, one id',
-    )
-  })
-
-  test('[core] headers other than Authorization do not change who the caller is', async (context) => {
-    needActor(context, 'owner')
-    needActor(context, 'viewer')
-    const owner = await readMe('owner')
-    const exchange = await send({
-      as: 'viewer',
-      path: '/api/users/me',
-      headers: { 'x-user-id': owner.id, 'x-organization-id': owner.organizationId, 'x-role': owner.role },
-    })
-    expectStatus(exchange, 200, 'An active user may call GET /api/users/me (docs/contract.md §2)')
-    const me = userOf(exchange)
-    const rule = "The caller's identity comes from the token alone (docs/contract.md §2)"
-    expectRule(exchange, me.id !== owner.id && me.role === 'CLIENT_VIEWER', rule, `Received: ${me.id} (${me.role})`)
-  })
+  test(
+    '[core] headers other than Authorization do not change who the caller is',
+    covers('§2.identity-from-token'),
+    async (context) => {
+      needActor(context, 'owner')
+      needActor(context, 'viewer')
+      const owner = await readMe('owner')
+      const exchange = await send({
+        as: 'viewer',
+        path: '/api/users/me',
+        headers: { 'x-user-id': owner.id, 'x-organization-id': owner.organizationId, 'x-role': owner.role },
+      })
+      expectStatus(exchange, 200, 'An active user may call GET /api/users/me (docs/contract.md §2)')
+      const me = userOf(exchange)
+      const rule = "The caller's identity comes from the token alone (docs/contract.md §2)"
+      expectRule(exchange, me.id !== owner.id && me.role === 'CLIENT_VIEWER', rule, `Received: ${me.id} (${me.role})`)
+    },
+  )
 })
 
 describe('suspension refuses a token without revoking it', () => {
-  test('[core] a suspended user is refused (401) and accepted again once ACTIVE', async (context) => {
-    needWrites(context)
-    needActor(context, 'owner')
-    const user = needDisposable(context, 'authentication')
-    await restoreAfter(context, user)
-    const suspend = await send({ as: 'owner', method: 'PATCH', path: userPath(user.id), json: { status: 'SUSPENDED' } })
-    expectStatus(suspend, 200, 'An owner may suspend a user (docs/contract.md §3)')
-    const refused = await send({ as: user, path: '/api/users/me' })
-    expectUnauthenticated(refused, true, "A SUSPENDED user's token is a 401 (docs/contract.md §2)")
-    const reactivate = await send({ as: 'owner', method: 'PATCH', path: userPath(user.id), json: { status: 'ACTIVE' } })
-    expectStatus(reactivate, 200, 'An owner may reactivate a user (docs/contract.md §3)')
-    const accepted = await send({ as: user, path: '/api/users/me' })
-    expectStatus(
-      accepted,
-      200,
-      'Suspension does not revoke the token: once ACTIVE again, it works (docs/contract.md §2)',
-    )
-    expectRule(
-      accepted,
-      userOf(accepted).id === user.id,
-      'The caller is the user of the token (docs/contract.md §2)',
-      'Received: another user',
-    )
-  })
+  test(
+    '[core] a suspended user is refused (401) and accepted again once ACTIVE',
+    covers('§2.suspended-token', '§2.suspension-keeps-token', '§4.patch.active-suspended'),
+    async (context) => {
+      needWrites(context)
+      needActor(context, 'owner')
+      const user = needDisposable(context, 'authentication')
+      await restoreAfter(context, user)
+      const suspend = await send({
+        as: 'owner',
+        method: 'PATCH',
+        path: userPath(user.id),
+        json: { status: 'SUSPENDED' },
+      })
+      expectStatus(suspend, 200, 'An owner may suspend a user (docs/contract.md §3)')
+      const refused = await send({ as: user, path: '/api/users/me' })
+      expectUnauthenticated(refused, true, "A SUSPENDED user's token is a 401 (docs/contract.md §2)")
+      const reactivate = await send({
+        as: 'owner',
+        method: 'PATCH',
+        path: userPath(user.id),
+        json: { status: 'ACTIVE' },
+      })
+      expectStatus(reactivate, 200, 'An owner may reactivate a user (docs/contract.md §3)')
+      const accepted = await send({ as: user, path: '/api/users/me' })
+      expectStatus(
+        accepted,
+        200,
+        'Suspension does not revoke the token: once ACTIVE again, it works (docs/contract.md §2)',
+      )
+      expectRule(
+        accepted,
+        userOf(accepted).id === user.id,
+        'The caller is the user of the token (docs/contract.md §2)',
+        'Received: another user',
+      )
+    },
+  )
+})
+
+// How the header is read is profile (docs/contract.md §2, after the list).
+describe.concurrent('how the Authorization header is read', () => {
+  test(
+    '[profile] the scheme matches case-insensitively: bearer is Bearer',
+    covers('§2.scheme-case'),
+    async (context) => {
+      needActor(context, 'owner')
+      const token = suite.target.actors.owner?.token ?? ''
+      for (const scheme of ['bearer', 'BEARER']) {
+        const exchange = await send({
+          as: null,
+          path: '/api/users/me',
+          headers: { authorization: `${scheme} ${token}` },
+        })
+        expectStatus(exchange, 200, `Authorization: ${scheme} … is the Bearer scheme (docs/contract.md §2)`)
+      }
+    },
+  )
+
+  test(
+    '[profile] spaces and tabs before the token are ignored; a no-break space after it makes an unknown token',
+    covers('§2.token-white-space', '§2.unknown-token'),
+    async (context) => {
+      needActor(context, 'owner')
+      const token = suite.target.actors.owner?.token ?? ''
+      const padded = await send({ as: null, path: '/api/users/me', headers: { authorization: `Bearer \t ${token}` } })
+      expectStatus(padded, 200, 'Spaces and tabs around the token are ignored (docs/contract.md §2)')
+      const noBreak = await send({
+        as: null,
+        path: '/api/users/me',
+        headers: { authorization: `Bearer ${token}\u00a0` },
+      })
+      expectUnauthenticated(
+        noBreak,
+        true,
+        'A token followed by a no-break space is an unknown token (docs/contract.md §2)',
+      )
+    },
+  )
 })

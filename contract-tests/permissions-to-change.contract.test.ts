@@ -1,11 +1,13 @@
 import { describe, test, type TestContext } from 'vitest'
 import type { ActorName, DisposableUser } from '../src/contract/target.js'
 import { MEMBER_NAMES, userOf, type ApiUser, type Role } from './support/api-user.js'
+import { covers } from './support/covers.js'
 import { expectProblem } from './support/expect-problem.js'
 import { readMe, readUser } from './support/read-users.js'
 import { restoreAfter } from './support/restore-user.js'
 import { expectRule, expectStatus, needActor, needDisposable, needWrites, send } from './support/suite.js'
 import { userPath } from './support/user-paths.js'
+import type { SentenceId } from './traceability/contract-sentences.js'
 
 // CONTRACT §3, the changing rows of the table, for every role, and "nobody acts on themselves". Every
 // change is aimed at this file's disposable user (a CLIENT_VIEWER), promoted by the owner where the
@@ -48,8 +50,11 @@ const refused = (rule: string, by: ChangeCase['by'], change: Change, as?: Role):
 // prettier-ignore
 const CASES: ChangeCase[] = [
   allowed('the owner may rename another user', 'owner', RENAME),
+  allowed('the owner may rename another owner', 'owner', RENAME, 'CLIENT_OWNER'),
   allowed('an owner may rename themselves', 'self', RENAME, 'CLIENT_OWNER'),
   allowed('an admin may rename a non-owner', 'admin', RENAME),
+  allowed('an admin may rename another admin', 'admin', RENAME, 'CLIENT_ADMIN'),
+  allowed('an admin may rename a bot', 'admin', RENAME, 'BOT_USER'),
   allowed('an admin may rename themselves', 'self', RENAME, 'CLIENT_ADMIN'),
   refused('an admin may not rename an owner', 'admin', RENAME, 'CLIENT_OWNER'),
   allowed('a viewer may rename themselves', 'self', RENAME),
@@ -62,8 +67,13 @@ const CASES: ChangeCase[] = [
   allowed('the owner may change the status of another user', 'owner', SUSPEND),
   allowed('the owner may change the role of another owner', 'owner', toRole('CLIENT_VIEWER'), 'CLIENT_OWNER'),
   allowed('the owner may change the status of another owner', 'owner', SUSPEND, 'CLIENT_OWNER'),
+  allowed('the owner may change the role of a bot', 'owner', toRole('CLIENT_ADMIN'), 'BOT_USER'),
   allowed('an admin may change the role of a non-owner', 'admin', toRole('BOT_USER')),
   allowed('an admin may change the status of a non-owner', 'admin', SUSPEND),
+  allowed('an admin may change the role of another admin', 'admin', toRole('CLIENT_VIEWER'), 'CLIENT_ADMIN'),
+  allowed('an admin may change the status of another admin', 'admin', SUSPEND, 'CLIENT_ADMIN'),
+  allowed('an admin may change the role of a bot', 'admin', toRole('CLIENT_VIEWER'), 'BOT_USER'),
+  allowed('an admin may change the status of a bot', 'admin', SUSPEND, 'BOT_USER'),
   refused('an admin may not make anyone an owner', 'admin', toRole('CLIENT_OWNER')),
   refused('an admin may not change the role of an owner', 'admin', toRole('CLIENT_ADMIN'), 'CLIENT_OWNER'),
   refused('an admin may not change the status of an owner', 'admin', SUSPEND, 'CLIENT_OWNER'),
@@ -75,7 +85,7 @@ const CASES: ChangeCase[] = [
   refused('a viewer may not delete a user', 'viewer', DELETE),
   refused('a bot may not delete a user', 'bot', DELETE),
   refused('an admin may not delete an owner', 'admin', DELETE, 'CLIENT_OWNER'),
-  // That owners and admins may delete is delete-user.contract.test.ts's, which owns users to lose.
+  // That owners (also of owners) and admins may delete is delete-user.contract.test.ts's, which owns users to lose.
 
   refused('an owner may not change their own role', 'self', toRole('CLIENT_ADMIN'), 'CLIENT_OWNER'),
   refused('an owner may not change their own status', 'self', SUSPEND, 'CLIENT_OWNER'),
@@ -93,7 +103,7 @@ const CASES: ChangeCase[] = [
 // Sequential: every case changes the same disposable user.
 describe('who may change and delete whom (docs/contract.md §3)', () => {
   for (const check of CASES)
-    test(`[profile] ${check.rule}`, async (context) => {
+    test(`[profile] ${check.rule}`, covers(...sentencesOf(check)), async (context) => {
       const user = await prepare(context, check.by)
       if (check.as) await promote(user, check.as)
       const before = await readUser('owner', user.id)
@@ -124,21 +134,40 @@ describe('who may change and delete whom (docs/contract.md §3)', () => {
 describe('nobody sets their own role or status, even to the current value', () => {
   for (const name of MEMBER_NAMES) {
     for (const key of ['role', 'status'] as const) {
-      test(`[profile] the ${name} may not set their own ${key}, even to the current one: 403`, async (context) => {
-        needWrites(context)
-        needActor(context, name)
-        const me = await readMe(name)
-        const exchange = await send({ as: name, method: 'PATCH', path: userPath(me.id), json: { [key]: me[key] } })
-        expectProblem(
-          exchange,
-          403,
-          'FORBIDDEN',
-          `Nobody changes their own ${key}, even to the current value (docs/contract.md §3)`,
-        )
-      })
+      test(
+        `[profile] the ${name} may not set their own ${key}, even to the current one: 403`,
+        covers('§3.self.role-status'),
+        async (context) => {
+          needWrites(context)
+          needActor(context, name)
+          const me = await readMe(name)
+          const exchange = await send({ as: name, method: 'PATCH', path: userPath(me.id), json: { [key]: me[key] } })
+          expectProblem(
+            exchange,
+            403,
+            'FORBIDDEN',
+            `Nobody changes their own ${key}, even to the current value (docs/contract.md §3)`,
+          )
+        },
+      )
     }
   }
 })
+
+/** The sentences of docs/contract.md §3 a case proves: its row of the table and direction, or a rule for everyone. */
+function sentencesOf({ by, change, as, expected }: ChangeCase): SentenceId[] {
+  const onOwner: SentenceId[] = as === 'CLIENT_OWNER' && expected === 403 ? ['§4.delete.active-owner-stays'] : []
+  if (change === 'DELETE') {
+    if (by === 'self') return ['§3.self.delete', '§4.delete.active-owner-stays']
+    return [expected === 200 ? '§3.delete.allows' : '§3.delete.refuses', ...onOwner]
+  }
+  if (by === 'self' && ('role' in change || 'status' in change)) return ['§3.self.role-status', ...onOwner]
+  const [allows, refuses] =
+    'role' in change || 'status' in change
+      ? (['§3.role-status.allows', '§3.role-status.refuses'] as const)
+      : (['§3.name.allows', '§3.name.refuses'] as const)
+  return expected === 200 ? [allows, '§4.patch.answer'] : [refuses, ...onOwner]
+}
 
 async function prepare(context: TestContext, by: ActorName | 'self'): Promise<DisposableUser> {
   needWrites(context)

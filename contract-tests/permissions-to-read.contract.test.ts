@@ -4,6 +4,7 @@ import { expectProblem } from './support/expect-problem.js'
 import { listUsers, readMe } from './support/read-users.js'
 import { expectRule, expectStatus, needActor, send } from './support/suite.js'
 import { userPath } from './support/user-paths.js'
+import { covers } from './support/covers.js'
 
 // CONTRACT §3, the reading rows of the table, for every role. Nothing here writes.
 
@@ -11,22 +12,26 @@ const READERS = ['owner', 'admin', 'viewer'] as const
 
 describe.concurrent('GET /api/users/me: every role', () => {
   for (const name of MEMBER_NAMES)
-    test(`[core] the ${name} may read themselves: GET /api/users/me is 200`, async (context) => {
-      needActor(context, name)
-      const exchange = await send({ as: name, path: '/api/users/me' })
-      expectStatus(exchange, 200, 'Every role may call GET /api/users/me (docs/contract.md §3)')
-    })
+    test(
+      `[core] the ${name} may read themselves: GET /api/users/me is 200`,
+      covers('§3.me.allows'),
+      async (context) => {
+        needActor(context, name)
+        const exchange = await send({ as: name, path: '/api/users/me' })
+        expectStatus(exchange, 200, 'Every role may call GET /api/users/me (docs/contract.md §3)')
+      },
+    )
 })
 
 describe.concurrent('GET /api/users: owners, admins and viewers, not bots', () => {
   for (const name of READERS)
-    test(`[profile] the ${name} may list users: 200`, async (context) => {
+    test(`[profile] the ${name} may list users: 200`, covers('§3.list.allows'), async (context) => {
       needActor(context, name)
       const exchange = await send({ as: name, path: '/api/users' })
       expectStatus(exchange, 200, 'Owners, admins and viewers may list users (docs/contract.md §3)')
     })
 
-  test('[profile] a bot may not list users: 403', async (context) => {
+  test('[profile] a bot may not list users: 403', covers('§3.list.refuses'), async (context) => {
     needActor(context, 'bot')
     const exchange = await send({ as: 'bot', path: '/api/users' })
     expectProblem(exchange, 403, 'FORBIDDEN', 'A bot may not list users (docs/contract.md §3)')
@@ -35,7 +40,7 @@ describe.concurrent('GET /api/users: owners, admins and viewers, not bots', () =
 
 describe.concurrent('GET /api/users/{id}: owners, admins and viewers anyone; bots themselves only', () => {
   for (const name of READERS)
-    test(`[profile] the ${name} may read another user by id: 200`, async (context) => {
+    test(`[profile] the ${name} may read another user by id: 200`, covers('§3.read.allows'), async (context) => {
       needActor(context, name)
       const me = await readMe(name)
       const other = (await listUsers(name, { limit: 2 })).items.find((user) => user.id !== me.id)
@@ -46,7 +51,7 @@ describe.concurrent('GET /api/users/{id}: owners, admins and viewers anyone; bot
     })
 
   for (const name of MEMBER_NAMES)
-    test(`[profile] the ${name} may read themselves by id: 200`, async (context) => {
+    test(`[profile] the ${name} may read themselves by id: 200`, covers('§3.read.allows'), async (context) => {
       needActor(context, name)
       const me = await readMe(name)
       const exchange = await send({ as: name, path: userPath(me.id) })
@@ -54,7 +59,7 @@ describe.concurrent('GET /api/users/{id}: owners, admins and viewers anyone; bot
       expectRule(exchange, userOf(exchange).id === me.id, 'GET by id answers that user', 'Received: another user')
     })
 
-  test('[profile] a bot may not read another user by id: 403', async (context) => {
+  test('[profile] a bot may not read another user by id: 403', covers('§3.read.refuses'), async (context) => {
     needActor(context, 'bot')
     needActor(context, 'owner')
     const owner = await readMe('owner')

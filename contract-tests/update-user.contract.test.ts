@@ -10,41 +10,55 @@ import { restoreAfter } from './support/restore-user.js'
 import { sendWithoutContentType } from './support/send-without-content-type.js'
 import { expectRule, expectStatus, needActor, needDisposable, needWrites, send } from './support/suite.js'
 import { userPath } from './support/user-paths.js'
+import type { SentenceId } from './traceability/contract-sentences.js'
+import { covers } from './support/covers.js'
 
 // CONTRACT §4, PATCH /api/users/{id}, aimed at this file's disposable user and undone after each check.
 // Sequential: every check changes the same user.
 
 describe('name, role and status are the updatable attributes', () => {
-  test('[core] PATCH sets the name of a user: 200, and the user sees the new name', async (context) => {
-    const user = await prepare(context)
-    expectStatus(await patch(user, { name: 'Renamed By Owner' }), 200, 'PATCH sets name (docs/contract.md §4)')
-    const me = await send({ as: user, path: '/api/users/me' })
-    expectRule(
-      me,
-      userOf(me).name === 'Renamed By Owner',
-      'PATCH sets name (docs/contract.md §4)',
-      `Received: ${userOf(me).name}`,
-    )
-  })
+  test(
+    '[core] PATCH sets the name of a user: 200, and the user sees the new name',
+    covers('§4.patch.attributes'),
+    async (context) => {
+      const user = await prepare(context)
+      expectStatus(await patch(user, { name: 'Renamed By Owner' }), 200, 'PATCH sets name (docs/contract.md §4)')
+      const me = await send({ as: user, path: '/api/users/me' })
+      expectRule(
+        me,
+        userOf(me).name === 'Renamed By Owner',
+        'PATCH sets name (docs/contract.md §4)',
+        `Received: ${userOf(me).name}`,
+      )
+    },
+  )
 
-  test('[core] PATCH sets the role of a user: 200, and the user has the new role', async (context) => {
-    const user = await prepare(context)
-    expectStatus(await patch(user, { role: 'CLIENT_ADMIN' }), 200, 'PATCH sets role (docs/contract.md §4)')
-    const me = await send({ as: user, path: '/api/users/me' })
-    expectRule(
-      me,
-      userOf(me).role === 'CLIENT_ADMIN',
-      'PATCH sets role (docs/contract.md §4)',
-      `Received: ${userOf(me).role}`,
-    )
-  })
+  test(
+    '[core] PATCH sets the role of a user: 200, and the user has the new role',
+    covers('§4.patch.attributes'),
+    async (context) => {
+      const user = await prepare(context)
+      expectStatus(await patch(user, { role: 'CLIENT_ADMIN' }), 200, 'PATCH sets role (docs/contract.md §4)')
+      const me = await send({ as: user, path: '/api/users/me' })
+      expectRule(
+        me,
+        userOf(me).role === 'CLIENT_ADMIN',
+        'PATCH sets role (docs/contract.md §4)',
+        `Received: ${userOf(me).role}`,
+      )
+    },
+  )
 
-  test('[core] PATCH sets the status of a user: 200, and the token of a SUSPENDED user is refused', async (context) => {
-    const user = await prepare(context)
-    expectStatus(await patch(user, { status: 'SUSPENDED' }), 200, 'PATCH sets status (docs/contract.md §1, §4)')
-    const me = await send({ as: user, path: '/api/users/me' })
-    expectUnauthenticated(me, true, "A SUSPENDED user's token is a 401 (docs/contract.md §2)")
-  })
+  test(
+    '[core] PATCH sets the status of a user: 200, and the token of a SUSPENDED user is refused',
+    covers('§4.patch.attributes', '§1.status.patch', '§2.suspended-token'),
+    async (context) => {
+      const user = await prepare(context)
+      expectStatus(await patch(user, { status: 'SUSPENDED' }), 200, 'PATCH sets status (docs/contract.md §1, §4)')
+      const me = await send({ as: user, path: '/api/users/me' })
+      expectUnauthenticated(me, true, "A SUSPENDED user's token is a 401 (docs/contract.md §2)")
+    },
+  )
 })
 
 const ASTRAL = '\u{1D49C}' // 𝒜: one code point, two UTF-16 code units
@@ -71,7 +85,7 @@ const BAD_BODIES: Array<[string, string]> = [
 
 describe('the body is validated: 400 with errors, and nothing changes', () => {
   for (const [label, body] of BAD_BODIES) {
-    test(`[profile] a PATCH with ${label} is a 400`, async (context) => {
+    test(`[profile] a PATCH with ${label} is a 400`, covers(...badBodySentences(label)), async (context) => {
       const user = await prepare(context)
       const before = await readUser('owner', user.id)
       const exchange = await send({ as: 'owner', method: 'PATCH', path: userPath(user.id), body, headers: JSON_TYPE })
@@ -80,31 +94,39 @@ describe('the body is validated: 400 with errors, and nothing changes', () => {
     })
   }
 
-  test("[profile] a viewer's PATCH with a bad body is a 400, not a 403: validation comes first", async (context) => {
-    const user = await prepare(context)
-    needActor(context, 'viewer')
-    const exchange = await send({ as: 'viewer', method: 'PATCH', path: userPath(user.id), json: { role: 'nope' } })
-    expectValidationProblem(
-      exchange,
-      'body',
-      'The order of checks: validation (400) before permission (403) (docs/contract.md §3)',
-    )
-  })
+  test(
+    "[profile] a viewer's PATCH with a bad body is a 400, not a 403: validation comes first",
+    covers('§3.order', '§3.order.examples'),
+    async (context) => {
+      const user = await prepare(context)
+      needActor(context, 'viewer')
+      const exchange = await send({ as: 'viewer', method: 'PATCH', path: userPath(user.id), json: { role: 'nope' } })
+      expectValidationProblem(
+        exchange,
+        'body',
+        'The order of checks: validation (400) before permission (403) (docs/contract.md §3)',
+      )
+    },
+  )
 
-  test('[profile] a name of 100 characters with white space around it is accepted, stored trimmed', async (context) => {
-    const user = await prepare(context)
-    const name = 'n'.repeat(100)
-    const exchange = await patch(user, { name: `  ${name}\t` })
-    expectStatus(exchange, 200, 'A name is 1–100 characters after trimming (docs/contract.md §1)')
-    expectRule(
-      exchange,
-      userOf(exchange).name === name,
-      'Names are stored trimmed (docs/contract.md §1)',
-      `Received: ${JSON.stringify(userOf(exchange).name)}`,
-    )
-  })
+  test(
+    '[profile] a name of 100 characters with white space around it is accepted, stored trimmed',
+    covers('§1.name'),
+    async (context) => {
+      const user = await prepare(context)
+      const name = 'n'.repeat(100)
+      const exchange = await patch(user, { name: `  ${name}\t` })
+      expectStatus(exchange, 200, 'A name is 1–100 characters after trimming (docs/contract.md §1)')
+      expectRule(
+        exchange,
+        userOf(exchange).name === name,
+        'Names are stored trimmed (docs/contract.md §1)',
+        `Received: ${JSON.stringify(userOf(exchange).name)}`,
+      )
+    },
+  )
 
-  test('[profile] a name of 100 code points is accepted, also outside the BMP', async (context) => {
+  test('[profile] a name of 100 code points is accepted, also outside the BMP', covers('§1.name'), async (context) => {
     const user = await prepare(context)
     const name = ASTRAL.repeat(100)
     const exchange = await patch(user, { name })
@@ -128,7 +150,7 @@ describe('the body is JSON: anything else is a 415', () => {
     ],
   ]
   for (const [label, sendIt] of cases) {
-    test(`[profile] a JSON body sent with ${label} is a 415`, async (context) => {
+    test(`[profile] a JSON body sent with ${label} is a 415`, covers('§4.patch.415', '§5.codes'), async (context) => {
       const user = await prepare(context)
       const before = await readUser('owner', user.id)
       expectProblem(
@@ -141,21 +163,89 @@ describe('the body is JSON: anything else is a 415', () => {
     })
   }
 
-  test('[profile] Content-Type: application/json; charset=utf-8 is accepted', async (context) => {
-    const user = await prepare(context)
-    const exchange = await sendAs(user, 'application/json; charset=utf-8')
-    expectStatus(exchange, 200, 'Parameters such as charset are fine (docs/contract.md §4)')
-    expectRule(
-      exchange,
-      userOf(exchange).name === 'Renamed With Charset',
-      'PATCH sets name (docs/contract.md §4)',
-      `Received: ${userOf(exchange).name}`,
-    )
-  })
+  test(
+    '[profile] a PATCH without Content-Type and without a body is a 415, not a 400',
+    covers('§4.patch.415', '§3.order.415-before-400'),
+    async (context) => {
+      const user = await prepare(context)
+      const exchange = await send({ as: 'owner', method: 'PATCH', path: userPath(user.id) })
+      expectProblem(
+        exchange,
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+        'No Content-Type is a 415, whether or not a body was sent (docs/contract.md §4)',
+      )
+    },
+  )
+
+  test(
+    '[profile] a Content-Encoding other than identity is a 415; identity is accepted',
+    covers('§4.patch.content-encoding'),
+    async (context) => {
+      const user = await prepare(context)
+      const before = await readUser('owner', user.id)
+      for (const encoding of ['gzip', 'br']) {
+        const exchange = await send({
+          as: 'owner',
+          method: 'PATCH',
+          path: userPath(user.id),
+          body: RENAME_BODY,
+          headers: { ...JSON_TYPE, 'content-encoding': encoding },
+        })
+        expectProblem(
+          exchange,
+          415,
+          'UNSUPPORTED_MEDIA_TYPE',
+          `Content-Encoding: ${encoding} is a 415 (docs/contract.md §4)`,
+        )
+      }
+      await expectUnchanged(before)
+      const identity = await send({
+        as: 'owner',
+        method: 'PATCH',
+        path: userPath(user.id),
+        body: RENAME_BODY,
+        headers: { ...JSON_TYPE, 'content-encoding': 'identity' },
+      })
+      expectStatus(identity, 200, 'Content-Encoding: identity is the body as it is (docs/contract.md §4)')
+    },
+  )
+
+  test(
+    '[profile] media types compare case-insensitively: Application/JSON; Charset=UTF-8 is accepted',
+    covers('§4.patch.media-type-case'),
+    async (context) => {
+      const user = await prepare(context)
+      const exchange = await sendAs(user, 'Application/JSON; Charset=UTF-8')
+      expectStatus(exchange, 200, 'Media types compare case-insensitively (docs/contract.md §4)')
+      expectRule(
+        exchange,
+        userOf(exchange).name === 'Renamed With Charset',
+        'PATCH sets name (docs/contract.md §4)',
+        `Received: ${userOf(exchange).name}`,
+      )
+    },
+  )
+
+  test(
+    '[profile] Content-Type: application/json; charset=utf-8 is accepted',
+    covers('§4.patch.media-type-case'),
+    async (context) => {
+      const user = await prepare(context)
+      const exchange = await sendAs(user, 'application/json; charset=utf-8')
+      expectStatus(exchange, 200, 'Parameters such as charset are fine (docs/contract.md §4)')
+      expectRule(
+        exchange,
+        userOf(exchange).name === 'Renamed With Charset',
+        'PATCH sets name (docs/contract.md §4)',
+        `Received: ${userOf(exchange).name}`,
+      )
+    },
+  )
 })
 
 describe('what a PATCH changes', () => {
-  test('[profile] a name with white space around it is stored trimmed', async (context) => {
+  test('[profile] a name with white space around it is stored trimmed', covers('§1.name'), async (context) => {
     const user = await prepare(context)
     const exchange = await patch(user, { name: ' \t Trimmed Name \n ' })
     expectStatus(exchange, 200, 'A name with white space around it is valid (docs/contract.md §1)')
@@ -170,128 +260,260 @@ describe('what a PATCH changes', () => {
     expectRule(exchange, read.name === 'Trimmed Name', rule, `Received on GET: ${JSON.stringify(read.name)}`)
   })
 
-  test('[profile] setting every field to its current value changes nothing: updatedAt stays', async (context) => {
-    const user = await prepare(context)
-    const before = await readUser('owner', user.id)
-    await sleep(5) // so that a wrongly moved updatedAt would show
-    const exchange = await patch(user, { name: before.name, role: before.role, status: before.status })
-    expectStatus(exchange, 200, 'Setting a field to the value it has is allowed (docs/contract.md §4)')
-    expectSameUpdatedAt(
-      exchange,
-      before,
-      'Setting a field to the value it has changes nothing: updatedAt stays (docs/contract.md §4)',
-    )
-  })
+  test(
+    '[profile] setting every field to its current value changes nothing: updatedAt stays',
+    covers('§4.patch.same-value'),
+    async (context) => {
+      const user = await prepare(context)
+      const before = await readUser('owner', user.id)
+      await sleep(5) // so that a wrongly moved updatedAt would show
+      const exchange = await patch(user, { name: before.name, role: before.role, status: before.status })
+      expectStatus(exchange, 200, 'Setting a field to the value it has is allowed (docs/contract.md §4)')
+      expectSameUpdatedAt(
+        exchange,
+        before,
+        'Setting a field to the value it has changes nothing: updatedAt stays (docs/contract.md §4)',
+      )
+    },
+  )
 
-  test('[profile] a name that differs only by surrounding white space is a no-op: updatedAt stays', async (context) => {
-    const user = await prepare(context)
-    const before = await readUser('owner', user.id)
-    await sleep(5)
-    const exchange = await patch(user, { name: `  ${before.name}\t` })
-    expectStatus(exchange, 200, 'A name with white space around it is valid (docs/contract.md §1)')
-    const rule = 'A name that differs only by surrounding white space is a no-op (docs/contract.md §4)'
-    expectRule(
-      exchange,
-      userOf(exchange).name === before.name,
-      rule,
-      `Received: ${JSON.stringify(userOf(exchange).name)}`,
-    )
-    expectSameUpdatedAt(exchange, before, rule)
-  })
+  test(
+    '[profile] names are trimmed of exactly ECMAScript white space: U+3000, U+FEFF, U+2028… go, U+0085 stays',
+    covers('§1.name.white-space', '§1.name'),
+    async (context) => {
+      const user = await prepare(context)
+      const trimmed = await patch(user, { name: '\u3000\ufeff\u2028\u2029\u000b\u000c\u00a0\u1680 Spaced Out \r\n\t' })
+      expectStatus(trimmed, 200, 'A name with white space around it is valid (docs/contract.md §1)')
+      const rule = 'Names are trimmed of what String.prototype.trim removes, and only that (docs/contract.md §1)'
+      expectRule(
+        trimmed,
+        userOf(trimmed).name === 'Spaced Out',
+        rule,
+        `Received: ${JSON.stringify(userOf(trimmed).name)}`,
+      )
+      const kept = await patch(user, { name: '\u0085Next Line\u0085' })
+      expectStatus(kept, 200, 'U+0085 is not white space: a name around it is valid (docs/contract.md §1)')
+      expectRule(
+        kept,
+        userOf(kept).name === '\u0085Next Line\u0085',
+        rule,
+        `Received: ${JSON.stringify(userOf(kept).name)}`,
+      )
+    },
+  )
 
-  test('[profile] a real change moves updatedAt forward and keeps createdAt', async (context) => {
-    const user = await prepare(context)
-    const before = await readUser('owner', user.id)
-    await sleep(5) // updatedAt has millisecond precision: make sure a millisecond passed
-    const exchange = await patch(user, { name: `${before.name} Changed` })
-    expectStatus(exchange, 200, 'PATCH sets name (docs/contract.md §4)')
-    const after = userOf(exchange)
-    const rule = 'updatedAt moves on every PATCH that changes a field; createdAt never changes (docs/contract.md §1)'
-    const moved = Date.parse(after.updatedAt) > Date.parse(before.updatedAt)
-    expectRule(exchange, moved, rule, `Received: updatedAt ${after.updatedAt}\nBefore:   ${before.updatedAt}`)
-    expectRule(
-      exchange,
-      after.createdAt === before.createdAt,
-      rule,
-      `Received: createdAt ${after.createdAt}\nBefore:   ${before.createdAt}`,
-    )
-    expectRule(
-      exchange,
-      Date.parse(after.updatedAt) >= Date.parse(after.createdAt),
-      'updatedAt >= createdAt (docs/contract.md §1)',
-      `Received: ${after.updatedAt} < ${after.createdAt}`,
-    )
-  })
-
-  test('[profile] ACTIVE and SUSPENDED change freely into each other', async (context) => {
-    const user = await prepare(context)
-    for (const status of ['SUSPENDED', 'ACTIVE']) {
-      const exchange = await patch(user, { status })
-      expectStatus(exchange, 200, 'ACTIVE and SUSPENDED change freely into each other (docs/contract.md §4)')
+  test(
+    '[profile] a name that differs only by surrounding white space is a no-op: updatedAt stays',
+    covers('§4.patch.name-no-op'),
+    async (context) => {
+      const user = await prepare(context)
+      const before = await readUser('owner', user.id)
+      await sleep(5)
+      const exchange = await patch(user, { name: `  ${before.name}\t` })
+      expectStatus(exchange, 200, 'A name with white space around it is valid (docs/contract.md §1)')
+      const rule = 'A name that differs only by surrounding white space is a no-op (docs/contract.md §4)'
       expectRule(
         exchange,
-        userOf(exchange).status === status,
-        'PATCH sets status (docs/contract.md §4)',
-        `Received: ${userOf(exchange).status}`,
+        userOf(exchange).name === before.name,
+        rule,
+        `Received: ${JSON.stringify(userOf(exchange).name)}`,
       )
-    }
-  })
+      expectSameUpdatedAt(exchange, before, rule)
+    },
+  )
 
-  test('[profile] a SUSPENDED user is still listed, with their status', async (context) => {
-    const user = await prepare(context)
-    const before = await readUser('owner', user.id)
-    expectStatus(await patch(user, { status: 'SUSPENDED' }), 200, 'An owner may suspend a user (docs/contract.md §3)')
-    const page = await listUsers('owner', { search: before.email })
-    const listed = page.items.find((item) => item.id === user.id)
-    const rule = 'The list holds users of every status (docs/contract.md §4)'
-    expectRule(
-      page.exchange,
-      listed?.status === 'SUSPENDED',
-      rule,
-      `Received: ${listed ? listed.status : 'not listed'}`,
-    )
-  })
+  test(
+    '[profile] a real change moves updatedAt forward and keeps createdAt',
+    covers('§1.updated-at', '§1.created-at'),
+    async (context) => {
+      const user = await prepare(context)
+      const before = await readUser('owner', user.id)
+      await sleep(5) // updatedAt has millisecond precision: make sure a millisecond passed
+      const exchange = await patch(user, { name: `${before.name} Changed` })
+      expectStatus(exchange, 200, 'PATCH sets name (docs/contract.md §4)')
+      const after = userOf(exchange)
+      const rule = 'updatedAt moves on every PATCH that changes a field; createdAt never changes (docs/contract.md §1)'
+      const moved = Date.parse(after.updatedAt) > Date.parse(before.updatedAt)
+      expectRule(exchange, moved, rule, `Received: updatedAt ${after.updatedAt}\nBefore:   ${before.updatedAt}`)
+      expectRule(
+        exchange,
+        after.createdAt === before.createdAt,
+        rule,
+        `Received: createdAt ${after.createdAt}\nBefore:   ${before.createdAt}`,
+      )
+      expectRule(
+        exchange,
+        Date.parse(after.updatedAt) >= Date.parse(after.createdAt),
+        'updatedAt >= createdAt (docs/contract.md §1)',
+        `Received: ${after.updatedAt} < ${after.createdAt}`,
+      )
+    },
+  )
 
-  test('[profile] the 200 answers the user after the change, and a GET agrees', async (context) => {
-    const user = await prepare(context)
-    const exchange = await patch(user, { name: 'Answered After Change', role: 'BOT_USER' })
-    expectStatus(exchange, 200, 'PATCH sets name and role (docs/contract.md §4)')
-    const answered = userOf(exchange)
-    const read = await readUser('owner', user.id)
-    const rule = 'The 200 is the user after the change (docs/contract.md §4)'
-    const holds =
-      answered.name === 'Answered After Change' &&
-      answered.role === 'BOT_USER' &&
-      JSON.stringify(read) === JSON.stringify(answered)
-    expectRule(exchange, holds, rule, `Received: ${JSON.stringify(answered)}\nGET:      ${JSON.stringify(read)}`)
-  })
+  test(
+    '[profile] ACTIVE and SUSPENDED change freely into each other',
+    covers('§4.patch.active-suspended'),
+    async (context) => {
+      const user = await prepare(context)
+      for (const status of ['SUSPENDED', 'ACTIVE']) {
+        const exchange = await patch(user, { status })
+        expectStatus(exchange, 200, 'ACTIVE and SUSPENDED change freely into each other (docs/contract.md §4)')
+        expectRule(
+          exchange,
+          userOf(exchange).status === status,
+          'PATCH sets status (docs/contract.md §4)',
+          `Received: ${userOf(exchange).status}`,
+        )
+      }
+    },
+  )
+
+  test(
+    '[profile] a SUSPENDED user is still listed, with their status',
+    covers('§4.list.every-status'),
+    async (context) => {
+      const user = await prepare(context)
+      const before = await readUser('owner', user.id)
+      expectStatus(await patch(user, { status: 'SUSPENDED' }), 200, 'An owner may suspend a user (docs/contract.md §3)')
+      const page = await listUsers('owner', { search: before.email })
+      const listed = page.items.find((item) => item.id === user.id)
+      const rule = 'The list holds users of every status (docs/contract.md §4)'
+      expectRule(
+        page.exchange,
+        listed?.status === 'SUSPENDED',
+        rule,
+        `Received: ${listed ? listed.status : 'not listed'}`,
+      )
+    },
+  )
+
+  test(
+    '[profile] a SUSPENDED user can still be read by every reader, renamed and given another role',
+    covers('§4.get.any-status', '§3.read.allows', '§3.name.allows', '§3.role-status.allows'),
+    async (context) => {
+      const user = await prepare(context)
+      for (const name of ['admin', 'viewer'] as const) needActor(context, name)
+      expectStatus(await patch(user, { status: 'SUSPENDED' }), 200, 'An owner may suspend a user (docs/contract.md §3)')
+      for (const reader of ['owner', 'admin', 'viewer'] as const) {
+        const read = await send({ as: reader, path: userPath(user.id) })
+        expectStatus(read, 200, 'GET /api/users/{id} answers a user of any status (docs/contract.md §4)')
+        expectRule(
+          read,
+          userOf(read).status === 'SUSPENDED',
+          'GET answers the user as they are (docs/contract.md §4)',
+          `Received: ${userOf(read).status}`,
+        )
+      }
+      const renamed = await patch(user, { name: 'Suspended But Renamed' })
+      expectStatus(
+        renamed,
+        200,
+        'The state rule is about INVITED users only: a SUSPENDED user can be renamed (docs/contract.md §4)',
+      )
+      const changed = await send({ as: 'admin', method: 'PATCH', path: userPath(user.id), json: { role: 'BOT_USER' } })
+      expectStatus(
+        changed,
+        200,
+        'An admin may change the role of a non-owner, whatever their status (docs/contract.md §3)',
+      )
+      const after = userOf(changed)
+      const holds = after.name === 'Suspended But Renamed' && after.role === 'BOT_USER' && after.status === 'SUSPENDED'
+      expectRule(
+        changed,
+        holds,
+        'The 200 is the user after the change (docs/contract.md §4)',
+        `Received: ${JSON.stringify(after)}`,
+      )
+    },
+  )
+
+  test(
+    '[profile] the 200 answers the user after the change, and a GET agrees',
+    covers('§4.patch.answer'),
+    async (context) => {
+      const user = await prepare(context)
+      const exchange = await patch(user, { name: 'Answered After Change', role: 'BOT_USER' })
+      expectStatus(exchange, 200, 'PATCH sets name and role (docs/contract.md §4)')
+      const answered = userOf(exchange)
+      const read = await readUser('owner', user.id)
+      const rule = 'The 200 is the user after the change (docs/contract.md §4)'
+      const holds =
+        answered.name === 'Answered After Change' &&
+        answered.role === 'BOT_USER' &&
+        JSON.stringify(read) === JSON.stringify(answered)
+      expectRule(exchange, holds, rule, `Received: ${JSON.stringify(answered)}\nGET:      ${JSON.stringify(read)}`)
+    },
+  )
 })
 
 describe('the state rule', () => {
-  test('[profile] the status of an INVITED user cannot be changed: 409', async (context) => {
-    needWrites(context)
-    needActor(context, 'owner')
-    const invited = await findUser((user) => user.status === 'INVITED')
-    if (!invited) return context.skip('the organization has no INVITED user')
-    // The one PATCH the suite aims at a user that is not disposable: a broken backend might activate
-    // this invited user. That is why it is skipped under --read-only.
-    const exchange = await send({
-      as: 'owner',
-      method: 'PATCH',
-      path: userPath(invited.id),
-      json: { status: 'ACTIVE' },
-    })
-    expectProblem(
-      exchange,
-      409,
-      'INVALID_TRANSITION',
-      'The status of an INVITED user cannot be changed through PATCH (docs/contract.md §4)',
-    )
-  })
+  test(
+    '[profile] the status of an INVITED user cannot be changed: 409',
+    covers('§4.patch.409', '§5.codes'),
+    async (context) => {
+      needWrites(context)
+      needActor(context, 'owner')
+      const invited = await findUser((user) => user.status === 'INVITED')
+      if (!invited) return context.skip('the organization has no INVITED user')
+      // The one PATCH the suite aims at a user that is not disposable: a broken backend might activate
+      // this invited user. That is why it is skipped under --read-only.
+      const exchange = await send({
+        as: 'owner',
+        method: 'PATCH',
+        path: userPath(invited.id),
+        json: { status: 'ACTIVE' },
+      })
+      expectProblem(
+        exchange,
+        409,
+        'INVALID_TRANSITION',
+        'The status of an INVITED user cannot be changed through PATCH (docs/contract.md §4)',
+      )
+    },
+  )
+
+  // The state rule freezes status, and nothing else. The INVITED user is not disposable: the PATCH sends
+  // the values they have, which a correct backend accepts and which change nothing on any backend.
+  test(
+    "[profile] the state rule freezes status only: an INVITED user's name and role can still be set",
+    covers('§4.patch.409', '§4.patch.same-value'),
+    async (context) => {
+      needWrites(context)
+      needActor(context, 'owner')
+      const invited = await findUser((user) => user.status === 'INVITED')
+      if (!invited) return context.skip('the organization has no INVITED user')
+      const exchange = await send({
+        as: 'owner',
+        method: 'PATCH',
+        path: userPath(invited.id),
+        json: { name: invited.name, role: invited.role },
+      })
+      expectStatus(
+        exchange,
+        200,
+        'Only the status of an INVITED user is frozen: name and role can be set (docs/contract.md §4)',
+      )
+      expectRule(
+        exchange,
+        userOf(exchange).status === 'INVITED',
+        'A PATCH without status keeps it (docs/contract.md §4)',
+        `Received: ${userOf(exchange).status}`,
+      )
+    },
+  )
 })
 
 const JSON_TYPE = { 'content-type': 'application/json' }
 const RENAME_BODY = JSON.stringify({ name: 'Renamed With Charset' })
+
+/** What a refused body proves besides the 400 itself, by what is wrong with it. */
+function badBodySentences(label: string): SentenceId[] {
+  const sentences: SentenceId[] = ['§4.patch.400', '§4.patch.body', '§5.errors', '§5.400-changes-nothing']
+  if (label.includes('name')) sentences.push('§1.name')
+  if (label.includes('unknown key')) sentences.push('§1.no-extra-request-fields')
+  if (label.includes('status')) sentences.push('§4.patch.status-values')
+  return sentences
+}
 
 async function prepare(context: TestContext): Promise<DisposableUser> {
   needWrites(context)

@@ -46,7 +46,7 @@ export function expectProblem(exchange: Exchange, status: number, code: string, 
  */
 export function expectValidationProblem(
   exchange: Exchange,
-  where: 'body' | 'query',
+  where: 'body' | 'query' | 'path',
   rule: string,
   pointer?: string,
 ): void {
