@@ -54,7 +54,13 @@ export default tseslint.config(
   {
     // STYLE.md: the engine, the mock instance and the fetch and MSW transports run in browsers, Deno, Bun
     // and workers too: no Fastify, no node: module, nothing of the server or the CLI.
-    files: ['src/engine/**/*.ts', 'src/mock-instance/**/*.ts', 'src/fetch/**/*.ts', 'src/msw/**/*.ts', 'src/webhooks/**/*.ts'],
+    files: [
+      'src/engine/**/*.ts',
+      'src/mock-instance/**/*.ts',
+      'src/fetch/**/*.ts',
+      'src/msw/**/*.ts',
+      'src/webhooks/**/*.ts',
+    ],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -42,7 +42,7 @@ const againstFetchHandler = once(async (): Promise<VerifyRun> => {
   // The fetch handler serves no control route to subscribe through: the receiver is subscribed
   // beforehand on a port chosen now, as a team subscribes it in their own backend.
   const port = await freePort()
-  const { webhooks: _mockReceiver, ...target } = mock.createTarget(server.url, DISPOSABLE)
+  const target = mock.createTarget(server.url, DISPOSABLE)
   const secret = generateWebhookSecret()
   mock.webhooks.subscribe({ url: `http://127.0.0.1:${port}/`, secret })
   try {
