@@ -1,0 +1,47 @@
+// @ts-check
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+/**
+ * Mutation testing of the mock's rules (`npm run mutation`, not part of `npm test`): StrykerJS mutates the
+ * engine and the domain, and the contract suite, answered in-process (contract-tests/vitest.mutation.config.ts),
+ * must notice. Figures and the survivors' reasons: BENCHMARKS.md, "Mutation testing".
+ *
+ * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
+ */
+export default {
+  mutate: ['src/engine/**/*.ts', 'src/domain/**/*.ts'],
+  testRunner: 'vitest',
+  vitest: {
+    configFile: 'contract-tests/vitest.mutation.config.ts',
+    // The suite reaches the engine through the API, never by importing it: vitest's import graph would
+    // find no test related to a mutated file.
+    related: false,
+  },
+  // The checks' requests run in the worker, so Stryker sees which checks reach a mutant and runs only those
+  // (the vitest runner reports per-check coverage whatever this says: 'all' and 'off' behave alike). Work that
+  // checks of a file share is credited to the check that did it: contract-tests/mutation/coverage-per-file.ts
+  // widens each check's coverage to the earlier checks of its file.
+  coverageAnalysis: 'perTest',
+  // Two workers on two cores; a worker runs one mutant at a time.
+  concurrency: 2,
+  // A sandbox holds only what the suite reads: the sources, the suite, the document and the target schema
+  // (.tools/ and .venv/ alone are ~470 MB).
+  ignorePatterns: [
+    '/*',
+    '!/src',
+    '!/contract-tests',
+    '!/openapi',
+    '!/schemas',
+    '!/fixtures',
+    '!/package.json',
+    '!/tsconfig.json',
+  ],
+  // Sandboxes outside the tree: ESLint (`eslint .`) would lint one while a run lasts. Removed after any run.
+  tempDirName: join(tmpdir(), 'users-api-kit-stryker'),
+  cleanTempDir: 'always',
+  reporters: ['clear-text', 'progress', 'html', 'json'],
+  htmlReporter: { fileName: 'reports/mutation/mutation.html' },
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  clearTextReporter: { allowColor: false, logTests: false },
+}
