@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import type { FastifyInstance } from 'fastify'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { parseTarget, TARGET_SCHEMA_PATH } from '../src/contract/target.js'
+import { DEFAULT_DISPOSABLE_USERS } from '../src/mock-instance/create-target.js'
 import type { MockState } from '../src/domain/mock-state.js'
 import type { TokenListing } from '../src/mock-instance/token-listing.js'
 import { createAjv } from '../src/spec/create-ajv.js'
@@ -85,7 +86,10 @@ describe('POST /__mock/target', () => {
     expect(validateTargetSchema(response.body), JSON.stringify(validateTargetSchema.errors)).toBe(true)
     const target = parseTarget(response.body)
     expect(Object.keys(target.actors).sort()).toEqual(['admin', 'bot', 'outsider', 'owner', 'viewer'])
-    expect(target.disposable).toHaveLength(6)
+    expect(target.disposable).toHaveLength(DEFAULT_DISPOSABLE_USERS)
+    // A receiver that subscribes itself through POST /__mock/webhooks, with a secret of its own.
+    expect(target.webhooks).toMatchObject({ listen: '127.0.0.1:0', autoSubscribe: true })
+    expect(target.webhooks && target.webhooks.secret).toMatch(/^whsec_/)
   })
 
   test('its actors are ACTIVE users of the roles they name, the outsider of another organization', async () => {
@@ -106,7 +110,7 @@ describe('POST /__mock/target', () => {
     const second = (await injectApi<TargetBody>(app, { method: 'POST', url: '/__mock/target?disposable=2' })).body
     expect(second.disposable).toHaveLength(2)
     const ids = [...first.disposable, ...second.disposable].map((user) => user.id)
-    expect(new Set(ids).size).toBe(8)
+    expect(new Set(ids).size).toBe(DEFAULT_DISPOSABLE_USERS + 2)
     const organizationId = namedUser('owner-token').organizationId
     for (const disposable of [...first.disposable, ...second.disposable]) {
       const user = (await me(disposable.token)).body.data

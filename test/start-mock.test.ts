@@ -1,3 +1,5 @@
+import { DISPOSABLE_USERS_NEEDED } from '../src/contract/disposable-slots.js'
+import { DEFAULT_DISPOSABLE_USERS } from '../src/mock-instance/create-target.js'
 import { createServer } from 'node:net'
 import { afterEach, describe, expect, test } from 'vitest'
 import { startMock, type RunningMock, type StartMockOptions } from '../src/server/start-mock.js'
@@ -72,9 +74,10 @@ describe('startMock()', () => {
     expect(outsider.body.data.organizationId).not.toBe(owner.body.data.organizationId)
   })
 
-  test('gives the target 6 disposable ACTIVE CLIENT_VIEWERs by default, `disposable` more or fewer', async () => {
+  test('gives the target 10 disposable ACTIVE CLIENT_VIEWERs by default (what the suite needs), `disposable` more or fewer', async () => {
     const mock = await freshMock()
-    expect(mock.target.disposable).toHaveLength(6)
+    expect(mock.target.disposable).toHaveLength(DEFAULT_DISPOSABLE_USERS)
+    expect(DEFAULT_DISPOSABLE_USERS).toBeGreaterThanOrEqual(DISPOSABLE_USERS_NEEDED)
     for (const user of mock.target.disposable) {
       const me = await fetchApi<UserEnvelope>(mock.url, { url: '/api/users/me', token: user.token })
       expect(me.body.data).toMatchObject({ id: user.id, role: 'CLIENT_VIEWER', status: 'ACTIVE' })
