@@ -44,7 +44,7 @@ Usage:
   --control-token T      With --base-url, for a mock started with one (else USERS_API_KIT_CONTROL_TOKEN)
   -h, --help             This help
 
-Disposable users: ${gateDisposableUsers(false)}, fresh each run; verify uses the first ${DISPOSABLE_USERS_NEEDED} (and deletes 3), fuzz the
+Disposable users: ${gateDisposableUsers(false)}, fresh each run; verify uses the first ${DISPOSABLE_USERS_NEEDED} (and deletes 5), fuzz the
 ${FUZZ_DISPOSABLE_USERS} after them. A gate is strict: a check skipped for what the target lacks fails it; skips you
 chose (--read-only, "webhooks": false) do not. Exit codes: 0 both clean, 1 a check failed or was
 skipped for a lack, or fuzz found something, 2 either could not run (a prerequisite missing

@@ -13,6 +13,8 @@ export const DISPOSABLE_SLOTS = {
   webhookUpdate: 6,
   webhookDelete: 7,
   deleteSuspended: 8,
+  listsAsData: 9,
+  listsAsDataDelete: 10,
 } as const
 
 /** How many disposable users the suite needs (the first ones of the target's list); fuzz gets the rest. */

@@ -16,7 +16,7 @@ export interface MockTarget {
 }
 
 /** Disposable users a target gets by default: what the contract suite shares out, with room to spare. */
-export const DEFAULT_DISPOSABLE_USERS = 10
+export const DEFAULT_DISPOSABLE_USERS = 12
 
 const ACTOR_ROLES: Record<'owner' | 'admin' | 'viewer' | 'bot', Role> = {
   owner: 'CLIENT_OWNER',

@@ -266,6 +266,34 @@ export const MUTANTS: Mutant[] = [
     },
   },
   {
+    name: 'reads-search-as-a-sql-like-pattern',
+    breaks: '§4 search is a plain substring: % and _ are text',
+    caughtBy: /as plain text/i,
+    apply({ state }) {
+      wrapStore(state, 'listUsers', (original) => (caller, query) => {
+        if (!query.search) return original(caller, query)
+        // LIKE '%term%' where the term's own % and _ stay wildcards.
+        const pattern = query.search
+          .toLowerCase()
+          .replace(/[.+*?^${}()|[\]\\]/g, '\\$&')
+          .replace(/%/g, '.*')
+          .replace(/_/g, '.')
+        const like = new RegExp(pattern)
+        const all = original(caller, { ...query, search: undefined, page: 1, limit: Number.MAX_SAFE_INTEGER }).data
+        const data = all.filter((user) => like.test(user.name.toLowerCase()) || like.test(user.email.toLowerCase()))
+        return {
+          data: data.slice((query.page - 1) * query.limit, query.page * query.limit),
+          meta: {
+            page: query.page,
+            limit: query.limit,
+            total: data.length,
+            totalPages: Math.ceil(data.length / query.limit),
+          },
+        }
+      })
+    },
+  },
+  {
     name: 'searches-case-sensitively',
     breaks: '§4 search is case-insensitive',
     caughtBy: /search|case/i,

@@ -1,0 +1,144 @@
+import { describe, test, type TestContext } from 'vitest'
+import type { DisposableUser } from '../src/contract/target.js'
+import { userOf, type ApiUser, type PageMeta } from './support/api-user.js'
+import { covers } from './support/covers.js'
+import { readDisposable } from './support/disposable-user.js'
+import { listUsers, type ListQuery } from './support/read-users.js'
+import { restoreAfter } from './support/restore-user.js'
+import { expectRule, expectStatus, needActor, needDisposable, needWrites, send } from './support/suite.js'
+import { untilSteady } from './support/until-steady.js'
+import { randomText, userPath } from './support/user-paths.js'
+
+// CONTRACT §4: the list's parameters are data. A search term is text, whatever its characters mean to a
+// regular expression or to SQL's LIKE, and meta counts what is there after every kind of change. This
+// file's two disposable users: one renamed, promoted and suspended (then put back), one deleted.
+// Sequential: the checks change the same users.
+
+const RULE_SEARCH = 'search keeps the users whose name or email contains the term, as plain text (docs/contract.md §4)'
+const RULE_META =
+  'meta counts all matching users after every change: total, totalPages = ceil(total / limit) (docs/contract.md §4)'
+
+/** Characters with a meaning in regular expressions, LIKE patterns or URLs: to the API, just text. */
+const META_NAME = `Meta .+*?[(\\%_ ${randomText(6)}`
+/** Terms that only META_NAME holds: exactly one match. */
+const UNIQUE_TERMS = ['.+*?[(', '*?[(\\%', '(\\%_', '+*?', '[(']
+/** Terms many users hold, or that a pattern reads as "anything": each match must hold them literally. */
+const COMMON_TERMS = ['.', '%', '_', '\\', '(', '*', '?', '[']
+
+describe('search terms are text, whatever their characters mean elsewhere', () => {
+  test(
+    '[core] a term of . + * ? [ ( \\ % _ finds exactly the users whose name or email holds it, beyond the first page of the whole list too',
+    covers('§4.list.search'),
+    async (context) => {
+      const user = await prepare(context, 'listsAsData')
+      const renamed = await patch(user, { name: META_NAME })
+      for (const term of UNIQUE_TERMS) {
+        const page = await listUsers('owner', { search: term, limit: 100 })
+        const ids = page.items.map((item) => item.id)
+        expectRule(
+          page.exchange,
+          ids.length === 1 && ids[0] === user.id && page.meta.total === 1,
+          RULE_SEARCH,
+          `Received: total ${page.meta.total}, [${ids.join(', ')}]\nExpected: exactly ${user.id}, the one user named ${JSON.stringify(renamed.name)}`,
+        )
+      }
+      for (const term of [...COMMON_TERMS, `M.ta ${META_NAME.slice(-6)}`, `Meta _${META_NAME.slice(-6)}`]) {
+        const page = await listUsers('owner', { search: term, limit: 100 })
+        const stray = page.items.filter((item) => !holds(item, term))
+        expectRule(
+          page.exchange,
+          stray.length === 0,
+          RULE_SEARCH,
+          `Received for search=${JSON.stringify(term)}: ${stray.length} users whose name and email do not hold it, e.g. ${JSON.stringify(stray[0]?.name)} <${stray[0]?.email}>`,
+        )
+      }
+    },
+  )
+})
+
+describe('meta after every kind of change', () => {
+  test(
+    '[profile] a role change moves the user between the role totals, a suspension moves nobody, a rename moves the search totals; the whole total stays',
+    covers('§4.list.answer', '§4.list.every-status'),
+    async (context) => {
+      const user = await prepare(context, 'listsAsData')
+      const before = await readDisposable(context, user)
+      const name = `Counted ${randomText(10)}`
+      const queries: ListQuery[] = [{}, { role: 'CLIENT_VIEWER' }, { role: 'CLIENT_ADMIN' }, { search: name }]
+      const baseline = await totals(queries)
+      const changes: Array<[string, Record<string, string>, number[]]> = [
+        ['a role change CLIENT_VIEWER → CLIENT_ADMIN', { role: 'CLIENT_ADMIN' }, [0, -1, 1, 0]],
+        ['a suspension', { status: 'SUSPENDED' }, [0, -1, 1, 0]],
+        ['a rename', { name }, [0, -1, 1, 1]],
+        ['putting them back', { name: before.name, role: before.role, status: before.status }, [0, 0, 0, 0]],
+      ]
+      for (const [label, change, shift] of changes) {
+        const exchange = await send({ as: 'owner', method: 'PATCH', path: userPath(user.id), json: change })
+        expectStatus(exchange, 200, 'An owner may change a CLIENT_VIEWER (docs/contract.md §3)')
+        const expected = baseline.map((total, index) => total + (shift[index] as number))
+        await expectTotals(queries, expected, label)
+      }
+    },
+  )
+
+  test(
+    '[profile] a deletion takes the user out of every total it counted in, and totalPages follows',
+    covers('§4.list.answer', '§4.delete.after'),
+    async (context) => {
+      const user = await prepare(context, 'listsAsDataDelete', false)
+      const me = await readDisposable(context, user)
+      const queries: ListQuery[] = [{}, { role: me.role }, { search: me.email }]
+      const baseline = await totals(queries)
+      const deletion = await send({ as: 'owner', method: 'DELETE', path: userPath(user.id) })
+      expectStatus(deletion, 204, 'An owner may delete a CLIENT_VIEWER (docs/contract.md §3)')
+      await expectTotals(
+        queries,
+        baseline.map((total) => total - 1),
+        'the deletion',
+      )
+    },
+  )
+})
+
+async function prepare(
+  context: TestContext,
+  slot: 'listsAsData' | 'listsAsDataDelete',
+  restore = true,
+): Promise<DisposableUser> {
+  needWrites(context)
+  needActor(context, 'owner')
+  const user = needDisposable(context, slot)
+  if (restore) await restoreAfter(context, user)
+  return user
+}
+
+async function patch(user: DisposableUser, json: Record<string, unknown>): Promise<ApiUser> {
+  const exchange = await send({ as: 'owner', method: 'PATCH', path: userPath(user.id), json })
+  expectStatus(exchange, 200, 'An owner may change a CLIENT_VIEWER (docs/contract.md §3)')
+  return userOf(exchange)
+}
+
+/** Whether the user's name or email holds the term, both sides lower-cased (CONTRACT §4). */
+function holds(user: ApiUser, term: string): boolean {
+  const lower = term.toLowerCase()
+  return user.name.toLowerCase().includes(lower) || user.email.toLowerCase().includes(lower)
+}
+
+async function totals(queries: ListQuery[]): Promise<number[]> {
+  return Promise.all(queries.map(async (query) => (await listUsers('owner', { ...query, limit: 7 })).meta.total))
+}
+
+/** The totals are as expected (read again while other files' changes settle), and each meta adds up. */
+async function expectTotals(queries: ListQuery[], expected: number[], after: string): Promise<void> {
+  const read = () => Promise.all(queries.map((query) => listUsers('owner', { ...query, limit: 7 })))
+  const pages = await untilSteady(read, (found) => found.every((page, index) => page.meta.total === expected[index]))
+  pages.forEach((page, index) => {
+    const meta: PageMeta = page.meta
+    expectRule(
+      page.exchange,
+      meta.total === expected[index] && meta.totalPages === Math.ceil(meta.total / 7) && meta.limit === 7,
+      RULE_META,
+      `After ${after}, ${JSON.stringify(queries[index])}:\nReceived: total ${meta.total}, totalPages ${meta.totalPages}\nExpected: total ${expected[index]}, totalPages ${Math.ceil((expected[index] as number) / 7)}`,
+    )
+  })
+}
