@@ -74,7 +74,7 @@ describe('startMock()', () => {
     expect(outsider.body.data.organizationId).not.toBe(owner.body.data.organizationId)
   })
 
-  test('gives the target 10 disposable ACTIVE CLIENT_VIEWERs by default (what the suite needs), `disposable` more or fewer', async () => {
+  test('gives the target enough disposable ACTIVE CLIENT_VIEWERs for the suite by default, `disposable` more or fewer', async () => {
     const mock = await freshMock()
     expect(mock.target.disposable).toHaveLength(DEFAULT_DISPOSABLE_USERS)
     expect(DEFAULT_DISPOSABLE_USERS).toBeGreaterThanOrEqual(DISPOSABLE_USERS_NEEDED)

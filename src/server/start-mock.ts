@@ -163,7 +163,7 @@ export interface StartMockOptions extends MockOptions {
   /** Default 0: a free port, so that every test file can start its own mock. */
   port?: number
   host?: string
-  /** Disposable users created for `target` (default 10). */
+  /** Disposable users created for `target` (default: what the contract suite needs, with room to spare). */
   disposable?: number
 }
 
