@@ -29,7 +29,7 @@ import { WebhookReceiver, type ReceivedDelivery } from './support/webhook-receiv
 
 const settings = suite.target.webhooks
 /** How long an event may take to arrive. */
-const DELIVERY_MS = 10_000
+const DELIVERY_MS = (settings ? (settings.deliverWithinSeconds ?? 10) : 10) * 1000
 /** How long the retry of a refused delivery may take (the target may say more). */
 const RETRY_MS = (settings ? (settings.retryWithinSeconds ?? 30) : 30) * 1000
 /** After the last expected event, how long a stray one gets to arrive. */

@@ -48,6 +48,7 @@ export interface WebhookReceiverSettings {
   /** With autoSubscribe: the mock's control token, when it has one. */
   controlToken?: string
   retryWithinSeconds?: number
+  deliverWithinSeconds?: number
 }
 
 const validateTarget = createAjv().compile(JSON.parse(readFileSync(TARGET_SCHEMA_PATH, 'utf8')) as object)

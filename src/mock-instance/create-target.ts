@@ -12,7 +12,13 @@ export interface MockTarget {
    * The suite's webhook receiver: on a free loopback port, with a fresh secret, subscribing itself through
    * the mock's POST /__mock/webhooks (what no other backend offers: theirs are subscribed beforehand).
    */
-  webhooks?: { listen: string; secret: string; autoSubscribe?: boolean; retryWithinSeconds?: number }
+  webhooks?: {
+    listen: string
+    secret: string
+    autoSubscribe?: boolean
+    retryWithinSeconds?: number
+    deliverWithinSeconds?: number
+  }
 }
 
 /** Disposable users a target gets by default: what the contract suite shares out, with room to spare. */
@@ -53,8 +59,15 @@ export function createTarget(
     baseUrl,
     actors,
     disposable,
-    // The mock's first retry comes after 500 ms by default: a retry check need not wait 30 s.
-    webhooks: { listen: '127.0.0.1:0', secret: generateWebhookSecret(), autoSubscribe: true, retryWithinSeconds: 5 },
+    // The mock delivers within milliseconds and retries first after 500 ms by default: a check that
+    // waits for a missing event or retry need not wait as long as for a real backend.
+    webhooks: {
+      listen: '127.0.0.1:0',
+      secret: generateWebhookSecret(),
+      autoSubscribe: true,
+      retryWithinSeconds: 3,
+      deliverWithinSeconds: 3,
+    },
   }
 }
 

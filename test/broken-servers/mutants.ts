@@ -602,26 +602,29 @@ export const MUTANTS: Mutant[] = [
     apply(internals) {
       const { mock, state } = internals
       const publish = mock.webhooks.publish
-      let suppressed = 0
-      mock.webhooks.publish = (event) => (suppressed > 0 ? void suppressed-- : publish(event))
-      // The event of a PATCH goes out first, built from the request; the change follows 150 ms later.
+      let swallowNext = false
+      mock.webhooks.publish = (event) => (swallowNext ? void (swallowNext = false) : publish(event))
+      // A rename's event goes out first, built from the request; the rename follows 60 ms later.
       wrapEngine(internals, async (request, next) => {
         const id = pathOf(request).split('/')[3]
         const user = request.method === 'PATCH' && id ? findAnywhere(state.store, id) : undefined
-        if (!user) return next(request)
-        const patch = JSON.parse(new TextDecoder().decode(request.body ?? new Uint8Array())) as Partial<User>
+        const patch = user ? parseJsonObject(request.body) : undefined
+        if (!user || !patch || Object.keys(patch).join() !== 'name') return next(request)
         const token = String(request.headers['authorization'] ?? '').replace(/^Bearer /, '')
         const actorId = state.store.tokens().find((entry) => entry.token === token)?.user.id ?? user.id
         const timestamp = new Date().toISOString()
-        const changes = Object.keys(patch) as Array<'name' | 'role' | 'status'>
         publish({
           type: 'user.updated',
           timestamp,
-          data: { user: { ...user, ...patch, updatedAt: timestamp }, changes, actorId },
+          data: { user: { ...user, ...patch, updatedAt: timestamp }, changes: ['name'], actorId },
         })
-        suppressed++
-        await new Promise((resolve) => setTimeout(resolve, 150))
-        return next(request)
+        await new Promise((resolve) => setTimeout(resolve, 60))
+        swallowNext = true
+        try {
+          return await next(request)
+        } finally {
+          swallowNext = false
+        }
       })
     },
   },
@@ -643,3 +646,15 @@ export const MUTANTS: Mutant[] = [
     },
   },
 ]
+
+/** A request body that is a JSON object, else undefined. */
+function parseJsonObject(body: Uint8Array | undefined): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(new TextDecoder().decode(body ?? new Uint8Array()))
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined
+  } catch {
+    return undefined
+  }
+}
