@@ -11,5 +11,8 @@ export default defineConfig({
     hookTimeout: 20_000,
     // Concurrent tests spawn processes (verify runs against broken servers): two at a time on 2 cores.
     maxConcurrency: 2,
+    // Two files at a time (vitest's default is one less than the cores: one here). Most files wait on
+    // sockets and child processes, not on this process's CPU: the kill rate's two minutes overlap others.
+    maxWorkers: 2,
   },
 })
