@@ -81,6 +81,11 @@ const BAD_BODIES: Array<[string, string]> = [
   ['an unknown role', JSON.stringify({ role: 'SUPERUSER' })],
   ['status INVITED', JSON.stringify({ status: 'INVITED' })],
   ['a lowercase status', JSON.stringify({ status: 'suspended' })],
+  // Beside a valid field: the whole body is refused, the valid part is not applied.
+  ['a valid name beside a null role', JSON.stringify({ name: 'Ada Beside', role: null })],
+  ['a valid role beside a name that is a number', JSON.stringify({ role: 'CLIENT_ADMIN', name: 7 })],
+  ['a valid name beside a status that is not a string', JSON.stringify({ name: 'Ada Beside', status: true })],
+  ['a valid status beside a null name', JSON.stringify({ status: 'SUSPENDED', name: null })],
 ]
 
 describe('the body is validated: 400 with errors, and nothing changes', () => {

@@ -629,6 +629,22 @@ export const MUTANTS: Mutant[] = [
     },
   },
   {
+    name: 'applies-the-valid-part-of-a-refused-body',
+    breaks: '§4/§5 a PATCH refused with 400 changes nothing, its valid fields included',
+    caughtBy: /beside/i,
+    apply(internals) {
+      wrapEngine(internals, async (request, next) => {
+        const patch = request.method === 'PATCH' ? parseJsonObject(request.body) : undefined
+        if (patch && typeof patch['name'] === 'string' && Object.keys(patch).length > 1) {
+          // The name is stored before the rest of the body is judged.
+          const body = new TextEncoder().encode(JSON.stringify({ name: patch['name'] }))
+          await next({ ...request, body })
+        }
+        return next(request)
+      })
+    },
+  },
+  {
     name: 'never-retries-a-webhook',
     breaks: '§6 a delivery without a 2xx answer is retried',
     caughtBy: /is retried, with the same webhook-id/i,
