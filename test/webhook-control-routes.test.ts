@@ -144,3 +144,15 @@ describe('/__mock/events in a browser', () => {
     expect((await fetch(`${mock.url}/__mock/events`)).headers.get('content-type')).toMatch(/^application\/json/)
   })
 })
+
+describe('bounds', () => {
+  test('a mock takes 100 webhook endpoints; the 101st is a 400 saying to remove one', async () => {
+    const { mock } = await mockWithReceiver()
+    for (let index = 0; index < 100; index++) mock.mock.webhooks.subscribe({ url: `http://127.0.0.1:1/${index}` })
+    const refused = await control(mock, 'POST', '/__mock/webhooks', { url: 'http://127.0.0.1:1/one-more' })
+    expect(refused.status).toBe(400)
+    expect(((await refused.json()) as { detail: string }).detail).toMatch(/at most 100 webhook endpoints/)
+    expect(mock.mock.webhooks.unsubscribeAll()).toBe(100)
+    expect((await control(mock, 'POST', '/__mock/webhooks', { url: 'http://127.0.0.1:1/now' })).status).toBe(201)
+  })
+})

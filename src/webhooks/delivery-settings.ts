@@ -1,6 +1,9 @@
 /** How the mock delivers its events (CONTRACT §6), each setting bounded so a bad receiver costs little. */
 export interface DeliverySettings {
-  /** The waits before each retry; their count is the number of retries (CONTRACT §6: at least 3). */
+  /**
+   * The waits before each retry; their count is the number of retries. CONTRACT §6 asks for at least 3:
+   * the CLI refuses fewer (parseRetryDelays); in code any schedule is taken (a broken sender, in tests).
+   */
   retryDelaysMs: number[]
   /** An attempt without a 2xx answer within this time failed (CONTRACT §6: 15 s). */
   attemptTimeoutMs: number

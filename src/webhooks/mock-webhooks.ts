@@ -2,7 +2,15 @@ import type { UserEvent } from '../domain/user-events.js'
 import { DEFAULT_DELIVERY_SETTINGS, type DeliverySettings } from './delivery-settings.js'
 import { EndpointQueue } from './endpoint-queue.js'
 import { EventLog, type EventLogWatcher, type LoggedEvent } from './event-log.js'
-import { randomHex, WebhookEndpoints, type EndpointRequest, type WebhookEndpoint } from './webhook-endpoints.js'
+import { AppError } from '../errors.js'
+import {
+  createEndpoint,
+  MAX_ENDPOINTS,
+  randomHex,
+  receives,
+  type EndpointRequest,
+  type WebhookEndpoint,
+} from './webhook-endpoints.js'
 import { checkWebhookSecret, generateWebhookSecret } from './webhook-secret.js'
 
 export interface WebhookOptions extends Partial<DeliverySettings> {
@@ -12,8 +20,6 @@ export interface WebhookOptions extends Partial<DeliverySettings> {
   secret?: string
   /** Called in-process with every event, after the change (MSW and test users need no HTTP receiver). */
   onEvent?: (event: LoggedEvent) => void
-  /** What delivers (default: the global fetch). */
-  fetch?: typeof fetch
 }
 
 /** The mock's events (CONTRACT §6): subscriptions, deliveries and the recent events with their attempts. */
@@ -55,38 +61,45 @@ export function createMockWebhooks(options: WebhookOptions = {}): MockWebhooks {
     queueLimit: options.queueLimit ?? DEFAULT_DELIVERY_SETTINGS.queueLimit,
   }
   const secret = options.secret === undefined ? generateWebhookSecret() : checkWebhookSecret(options.secret)
-  const send = options.fetch ?? ((input, init) => fetch(input, init))
-  const endpoints = new WebhookEndpoints(secret)
+  // Looked up at each delivery: a test (or MSW) that replaces the global fetch is used.
+  const send: typeof fetch = (input, init) => fetch(input, init)
+  // The subscribed endpoints, each with its deliveries, in the order they were added.
   const queues = new Map<string, EndpointQueue>()
   const log = new EventLog()
   const listeners = new Set<(event: LoggedEvent) => void>()
   if (options.onEvent) listeners.add(options.onEvent)
 
   const subscribe = (request: EndpointRequest): WebhookEndpoint => {
-    const endpoint = endpoints.add(request)
+    if (queues.size >= MAX_ENDPOINTS) {
+      throw new AppError(
+        'VALIDATION_FAILED',
+        `The mock takes at most ${MAX_ENDPOINTS} webhook endpoints: remove one first.`,
+      )
+    }
+    const endpoint = createEndpoint(request, secret)
     queues.set(endpoint.id, new EndpointQueue(endpoint, settings, log, send))
     return endpoint
   }
   const unsubscribe = (id: string): boolean => {
     queues.get(id)?.close('the endpoint was removed')
-    queues.delete(id)
-    return endpoints.remove(id)
+    return queues.delete(id)
   }
   for (const request of options.endpoints ?? []) subscribe(request)
+
+  const endpoints = (): WebhookEndpoint[] => [...queues.values()].map((queue) => queue.endpoint)
 
   return {
     secret,
     subscribe,
     unsubscribe,
     unsubscribeAll(organizationId) {
-      const ids = endpoints
-        .list()
+      const ids = endpoints()
         .filter((endpoint) => organizationId === undefined || endpoint.organizationId === organizationId)
         .map((endpoint) => endpoint.id)
       for (const id of ids) unsubscribe(id)
       return ids.length
     },
-    endpoints: () => endpoints.list(),
+    endpoints,
     events: () => log.recent(),
     onEvent(listener) {
       listeners.add(listener)
@@ -96,8 +109,7 @@ export function createMockWebhooks(options: WebhookOptions = {}): MockWebhooks {
     clear() {
       for (const [id, queue] of queues) {
         queue.close('the mock was reset')
-        const endpoint = endpoints.list().find((candidate) => candidate.id === id) as WebhookEndpoint
-        queues.set(id, new EndpointQueue(endpoint, settings, log, send))
+        queues.set(id, new EndpointQueue(queue.endpoint, settings, log, send))
       }
       log.clear()
     },
@@ -123,7 +135,9 @@ export function createMockWebhooks(options: WebhookOptions = {}): MockWebhooks {
       // Never inside the change nor before the API's answer: delivery starts on a later turn.
       setTimeout(() => {
         const body = JSON.stringify(event)
-        for (const endpoint of endpoints.for(logged.organizationId)) queues.get(endpoint.id)?.enqueue(logged, body)
+        for (const queue of queues.values()) {
+          if (receives(queue.endpoint, logged.organizationId)) queue.enqueue(logged, body)
+        }
         for (const listener of listeners) notify(listener, logged)
       }, 0)
     },

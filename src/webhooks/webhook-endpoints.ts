@@ -20,52 +20,24 @@ export interface EndpointRequest {
 /** Enough for any development set-up; a cap so that subscriptions cannot grow without bound. */
 export const MAX_ENDPOINTS = 100
 
-/** The subscribed endpoints, in the order they were added. */
-export class WebhookEndpoints {
-  private readonly byId = new Map<string, WebhookEndpoint>()
-
-  constructor(private readonly defaultSecret: string) {}
-
-  add(request: EndpointRequest): WebhookEndpoint {
-    if (this.byId.size >= MAX_ENDPOINTS) {
-      throw new AppError(
-        'VALIDATION_FAILED',
-        `The mock takes at most ${MAX_ENDPOINTS} webhook endpoints: remove one first.`,
-      )
-    }
-    const endpoint: WebhookEndpoint = {
-      id: `whk_${randomHex(8)}`,
-      url: checkEndpointUrl(request.url),
-      secret: request.secret === undefined ? this.defaultSecret : checkWebhookSecret(request.secret),
-      ...(request.organizationId === undefined ? {} : { organizationId: request.organizationId }),
-    }
-    this.byId.set(endpoint.id, endpoint)
-    return endpoint
+/**
+ * A new endpoint: its id, its URL checked, its secret (the mock's unless it brings its own).
+ *
+ * @example
+ * createEndpoint({ url: 'http://127.0.0.1:3000/hooks' }, 'whsec_…')
+ */
+export function createEndpoint(request: EndpointRequest, defaultSecret: string): WebhookEndpoint {
+  return {
+    id: `whk_${randomHex(8)}`,
+    url: checkEndpointUrl(request.url),
+    secret: request.secret === undefined ? defaultSecret : checkWebhookSecret(request.secret),
+    ...(request.organizationId === undefined ? {} : { organizationId: request.organizationId }),
   }
+}
 
-  remove(id: string): boolean {
-    return this.byId.delete(id)
-  }
-
-  /** Removes every endpoint, or those of one organization; says how many. */
-  removeAll(organizationId?: string): number {
-    const removed = this.list().filter(
-      (endpoint) => organizationId === undefined || endpoint.organizationId === organizationId,
-    )
-    for (const endpoint of removed) this.byId.delete(endpoint.id)
-    return removed.length
-  }
-
-  list(): WebhookEndpoint[] {
-    return [...this.byId.values()]
-  }
-
-  /** The endpoints an event of this organization goes to. */
-  for(organizationId: string): WebhookEndpoint[] {
-    return this.list().filter(
-      (endpoint) => endpoint.organizationId === undefined || endpoint.organizationId === organizationId,
-    )
-  }
+/** Whether an event of this organization goes to the endpoint. */
+export function receives(endpoint: WebhookEndpoint, organizationId: string): boolean {
+  return endpoint.organizationId === undefined || endpoint.organizationId === organizationId
 }
 
 /** http(s) only: a delivery is an HTTP POST. */
