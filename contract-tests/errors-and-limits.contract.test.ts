@@ -435,4 +435,22 @@ describe.concurrent('what a problem says (docs/contract.md §5)', () => {
       expectValidationProblem(notAnObject, 'body', 'The pointer "" is the whole body (docs/contract.md §5)', '')
     },
   )
+
+  test(
+    '[profile] a body of 150 unknown keys is a 400 that lists at most 100 issues and says how many there were',
+    covers('§5.errors.at-most-100', '§5.errors'),
+    async (context) => {
+      needActor(context, 'owner')
+      const json = Object.fromEntries(Array.from({ length: 150 }, (_, index) => [`unknown${index}`, index]))
+      const exchange = await send({ as: 'owner', method: 'PATCH', path: userPath(unknownUserId()), json })
+      expectValidationProblem(exchange, 'body', 'An unknown key is a 400 (docs/contract.md §4)')
+      const { errors, detail } = exchange.response.body as { errors: unknown[]; detail?: unknown }
+      expectRule(
+        exchange,
+        errors.length <= 100 && typeof detail === 'string' && detail.includes('150'),
+        'At most 100 issues are listed; detail says how many there were (docs/contract.md §5)',
+        `Received: ${errors.length} issues, detail ${JSON.stringify(detail)}\nExpected: at most 100, and a detail that counts 150`,
+      )
+    },
+  )
 })

@@ -59,11 +59,13 @@ describe.concurrent('GET /api/users/{id}: owners, admins and viewers anyone; bot
       expectRule(exchange, userOf(exchange).id === me.id, 'GET by id answers that user', 'Received: another user')
     })
 
-  test('[profile] a bot may not read another user by id: 403', covers('§3.read.refuses'), async (context) => {
-    needActor(context, 'bot')
-    needActor(context, 'owner')
-    const owner = await readMe('owner')
-    const exchange = await send({ as: 'bot', path: userPath(owner.id) })
-    expectProblem(exchange, 403, 'FORBIDDEN', 'A bot may read only itself (docs/contract.md §3)')
-  })
+  // Every role as the other user: "only itself" is not "anyone but an owner".
+  for (const name of READERS)
+    test(`[profile] a bot may not read the ${name} by id: 403`, covers('§3.read.refuses'), async (context) => {
+      needActor(context, 'bot')
+      needActor(context, name)
+      const other = await readMe(name)
+      const exchange = await send({ as: 'bot', path: userPath(other.id) })
+      expectProblem(exchange, 403, 'FORBIDDEN', `A bot may read only itself, not a ${other.role} (docs/contract.md §3)`)
+    })
 })

@@ -63,9 +63,12 @@ describe('name, role and status are the updatable attributes', () => {
 
 const ASTRAL = '\u{1D49C}' // 𝒜: one code point, two UTF-16 code units
 
-const BAD_BODIES: Array<[string, string]> = [
+/** A label, a body, and whether each of its characters goes as one byte (bytes that are not UTF-8). */
+const BAD_BODIES: Array<[string, string, latin1?: boolean]> = [
   ['no body', ''],
   ['a body that is not JSON', '{"name":'],
+  // 0xFF is never UTF-8: a decoder that replaces it with U+FFFD would store "Ada \uFFFD".
+  ['bytes that are not UTF-8', '{"name":"Ada \xff"}', true],
   ['a JSON array', '[{"name":"Ada"}]'],
   ['a JSON string', '"Ada"'],
   ['JSON null', 'null'],
@@ -89,11 +92,12 @@ const BAD_BODIES: Array<[string, string]> = [
 ]
 
 describe('the body is validated: 400 with errors, and nothing changes', () => {
-  for (const [label, body] of BAD_BODIES) {
+  for (const [label, body, latin1] of BAD_BODIES) {
     test(`[profile] a PATCH with ${label} is a 400`, covers(...badBodySentences(label)), async (context) => {
       const user = await prepare(context)
       const before = await readUser('owner', user.id)
-      const exchange = await send({ as: 'owner', method: 'PATCH', path: userPath(user.id), body, headers: JSON_TYPE })
+      const request = { as: 'owner', method: 'PATCH', path: userPath(user.id), body, headers: JSON_TYPE } as const
+      const exchange = await send(latin1 ? { ...request, latin1 } : request)
       expectValidationProblem(exchange, 'body', `A PATCH with ${label} is a 400 (docs/contract.md §4)`)
       await expectUnchanged(before)
     })

@@ -12,9 +12,6 @@ export default mergeConfig(
   defineConfig({
     test: {
       setupFiles: [fileURLToPath(new URL('mutation/set-up-test-file.ts', import.meta.url))],
-      // Its checks need a receiver on a real socket, subscribed through the server's control routes: the
-      // in-process target has none (mutation/in-process-api.ts), so the file would only skip.
-      exclude: ['webhooks.contract.test.ts'],
     },
   }),
 )

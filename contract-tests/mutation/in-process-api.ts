@@ -1,3 +1,5 @@
+import { createServer } from 'node:net'
+import type { AddressInfo } from 'node:net'
 import { SUITE_ENV } from '../../src/contract/suite-env.js'
 import { createFetchHandler } from '../../src/fetch/index.js'
 
@@ -12,10 +14,20 @@ export const IN_PROCESS_ORIGIN = 'http://users-api.test'
 
 const handle = createFetchHandler()
 const mock = await handle.mock
-// No webhook receiver: it listens on a socket and subscribes through the server's control routes, neither
-// of which exists in-process. The suite skips the webhook checks for want of one (and the mutation config
-// leaves their file out). JSON leaves an undefined key out.
-const target = { ...mock.createTarget(IN_PROCESS_ORIGIN), webhooks: undefined }
+// The webhook checks' receiver listens on a real socket (the mock delivers with the real fetch). There is
+// no control route in-process to subscribe through: it is subscribed here, on a port chosen now, as a
+// team subscribes it in their own backend. Reset keeps endpoints, so once a worker is enough.
+const port = await freePort()
+mock.webhooks.subscribe({ url: `http://127.0.0.1:${port}/` })
+const target = {
+  ...mock.createTarget(IN_PROCESS_ORIGIN),
+  webhooks: {
+    listen: `127.0.0.1:${port}`,
+    secret: mock.webhooks.secret,
+    deliverWithinSeconds: 3,
+    retryWithinSeconds: 3,
+  },
+}
 // The target's disposable users are part of the state every test file starts from.
 mock.state.markBaseline()
 
@@ -32,4 +44,13 @@ globalThis.fetch = async (input, init) => {
 export function prepareTestFile(): void {
   mock.reset()
   process.env[SUITE_ENV.target] = JSON.stringify(target)
+}
+
+/** A port nothing listens on right now. */
+async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
 }

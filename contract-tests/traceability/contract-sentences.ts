@@ -135,6 +135,7 @@ export const CONTRACT_SENTENCES = [
   { id: '§5.problem.status', text: 'status is a number, the same as the HTTP status.' },
   { id: '§5.errors', text: 'errors appears on 400s and on nothing else: a non-empty array of { in: body | query | path | header, path: JSON pointer, message: string }.' },
   { id: '§5.errors.pointer', text: 'For body the pointer points into the body ("" is the whole body, /name a key); for the other places it names the parameter (/page, /id).' },
+  { id: '§5.errors.at-most-100', text: "The project lists at most 100 issues (the document's maxItems); when a request has more, detail says how many there were." },
   { id: '§5.codes', text: 'The code of each status: 400 VALIDATION_FAILED, 401 UNAUTHENTICATED, 403 FORBIDDEN, 404 USER_NOT_FOUND (an unknown route: NOT_FOUND), 405 METHOD_NOT_ALLOWED, 409 INVALID_TRANSITION, 413 PAYLOAD_TOO_LARGE, 415 UNSUPPORTED_MEDIA_TYPE.' },
   { id: '§5.429-503', text: '429 RATE_LIMITED and 503 SERVICE_UNAVAILABLE carry Retry-After, a number of seconds.', reason: 'Nothing a client sends makes a correct backend limit its rate or fail; the response-level check retry-after-on-429 holds any such answer that does come to the rule.' },
   { id: '§5.500', text: '500 INTERNAL is never expected, and the body never holds a stack trace.' },

@@ -38,6 +38,8 @@ export interface SendOptions {
   body?: string
   /** Sends `body` as bytes, so that no Content-Type goes with it (fetch adds `text/plain` to a string). */
   withoutContentType?: boolean
+  /** Sends each character of `body` as one byte (all below U+0100): how a check sends bytes that are not UTF-8. */
+  latin1?: boolean
 }
 
 export interface ContractClientOptions {
@@ -117,7 +119,7 @@ export class ContractClient {
       response = await fetch(request.url, {
         method: request.method,
         headers: request.headers,
-        body: options.withoutContentType && request.body !== undefined ? toBytes(request.body) : request.body,
+        body: bodyOf(request, options.withoutContentType === true),
         // A users API answers for itself: a 3xx is reported (unusable-answer.ts), never followed.
         redirect: 'manual',
         signal: AbortSignal.timeout(timeoutMs),
@@ -153,8 +155,11 @@ export class ContractClient {
   }
 }
 
-function toBytes(text: string): Uint8Array {
-  return new TextEncoder().encode(text)
+/** What fetch sends: bytes where a string would be re-encoded as UTF-8 or given a `text/plain` type. */
+function bodyOf(request: ExchangeRequest, withoutContentType: boolean): string | Uint8Array | undefined {
+  if (request.body === undefined) return undefined
+  if (request.bodyEncoding === 'latin1') return Uint8Array.from(request.body, (char) => char.charCodeAt(0))
+  return withoutContentType ? new TextEncoder().encode(request.body) : request.body
 }
 
 function toRequest(baseUrl: string, options: SendOptions): ExchangeRequest {
@@ -165,7 +170,18 @@ function toRequest(baseUrl: string, options: SendOptions): ExchangeRequest {
     body = JSON.stringify(options.json)
     headers['content-type'] ??= 'application/json'
   }
-  return { method: (options.method ?? 'GET').toUpperCase(), url: `${baseUrl}${options.path}`, headers, body }
+  const request: ExchangeRequest = {
+    method: (options.method ?? 'GET').toUpperCase(),
+    url: `${baseUrl}${options.path}`,
+    headers,
+    body,
+  }
+  if (options.latin1 && body !== undefined) {
+    if ([...body].some((char) => char.charCodeAt(0) > 0xff))
+      throw new RangeError('A latin1 body holds characters below U+0100 only.')
+    request.bodyEncoding = 'latin1'
+  }
+  return request
 }
 
 /**

@@ -13,6 +13,8 @@ export interface ExchangeRequest {
   url: string
   headers: Record<string, string>
   body?: string
+  /** `latin1`: each character of `body` went as one byte (all below U+0100), bytes that need not be UTF-8. */
+  bodyEncoding?: 'latin1'
 }
 
 export interface ExchangeResponse {

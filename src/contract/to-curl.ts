@@ -15,10 +15,23 @@ export function toCurl(request: ExchangeRequest, options: { showSecrets?: boolea
     parts.push('-H', quote(`${name}: ${options.showSecrets ? value : maskHeaderValue(name, value)}`))
   }
   if (request.body !== undefined) {
-    parts.push('--data-binary', quote(request.body.length > 2000 ? `${request.body.slice(0, 2000)}…` : request.body))
+    const body = request.body.length > 2000 ? `${request.body.slice(0, 2000)}…` : request.body
+    parts.push('--data-binary', request.bodyEncoding === 'latin1' ? quoteBytes(body) : quote(body))
   }
   parts.push(quote(request.url))
   return parts.join(' ')
+}
+
+/** Bash's $'…' form, each character one byte: the same bytes, those that are not UTF-8 included. */
+function quoteBytes(value: string): string {
+  if (!/[^\x20-\x7e]/.test(value)) return quote(value)
+  const escaped = Array.from(value, (char) => {
+    const code = char.charCodeAt(0)
+    if (char === "'" || char === '\\') return `\\${char}`
+    // Above U+00FF only the ellipsis of a cut body: shown as text.
+    return (code >= 0x20 && code <= 0x7e) || code > 0xff ? char : `\\x${code.toString(16).padStart(2, '0')}`
+  })
+  return `$'${escaped.join('')}'`
 }
 
 function quote(value: string): string {
