@@ -2,6 +2,7 @@ import { describe, test, type TestContext } from 'vitest'
 import type { DisposableUser } from '../src/contract/target.js'
 import { userOf, type ApiUser, type PageMeta } from './support/api-user.js'
 import { covers } from './support/covers.js'
+import { expectExactAnswers, readFilters, termsOf } from './support/exact-filters.js'
 import { readDisposable } from './support/disposable-user.js'
 import { listUsers, type ListQuery } from './support/read-users.js'
 import { restoreAfter } from './support/restore-user.js'
@@ -96,6 +97,10 @@ describe('meta after every kind of change', () => {
         baseline.map((total) => total - 1),
         'the deletion',
       )
+      // The others of the user's role, and those who share a part of their name or email, are all still there.
+      const terms = [...new Set([...termsOf(me.name), ...termsOf(me.email)])]
+      const reading = await readFilters(context, () => [{ role: me.role }, ...terms.map((search) => ({ search }))])
+      expectExactAnswers(reading, 'after a deletion')
     },
   )
 })

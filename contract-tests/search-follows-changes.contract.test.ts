@@ -2,6 +2,7 @@ import { describe, test, type TestContext } from 'vitest'
 import type { DisposableUser } from '../src/contract/target.js'
 import { ROLES, userOf, type ApiUser, type Role } from './support/api-user.js'
 import { covers } from './support/covers.js'
+import { expectExactAnswers, readFilters, termsOf } from './support/exact-filters.js'
 import { listUsers, type ListQuery } from './support/read-users.js'
 import { restoreAfter } from './support/restore-user.js'
 import { expectRule, expectStatus, needActor, needDisposable, needWrites, send } from './support/suite.js'
@@ -22,6 +23,7 @@ describe('the list follows PATCH (docs/contract.md §4)', () => {
     covers('§4.list.search', '§4.patch.attributes'),
     async (context) => {
       const user = await prepare(context)
+      const original = await readAsOwner(user)
       const first = `qa${randomText(10)}`
       const second = `qb${randomText(10)}`
       await rename(user, `Index ${first}`)
@@ -35,6 +37,10 @@ describe('the list follows PATCH (docs/contract.md §4)', () => {
       for (const [term, held] of shortTermsOf(first, second, renamed)) {
         await expectFound(context, { search: term }, user, held, `search "${term}" follows the rename`)
       }
+      // Everyone else who shares a part of the old or the new name is still found by it, and nobody more.
+      const terms = [...new Set([...termsOf(original.name), ...termsOf(renamed.name)])]
+      const reading = await readFilters(context, () => terms.map((search) => ({ search })))
+      expectExactAnswers(reading, 'after a rename')
     },
   )
 
@@ -57,6 +63,7 @@ describe('the list follows PATCH (docs/contract.md §4)', () => {
       expectStatus(suspended, 200, 'PATCH sets status (docs/contract.md §4)')
       await expectFound(context, { ...byEmail, role: other }, user, true, 'The list holds users of every status')
       await expectFound(context, byEmail, user, true, 'The list holds users of every status')
+      expectExactAnswers(await readFilters(context, () => ROLES.map((role) => ({ role }))), 'after a role change')
     },
   )
 })

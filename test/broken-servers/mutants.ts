@@ -120,6 +120,19 @@ export const MUTANTS: Mutant[] = [
     },
   },
   {
+    name: 'lets-bots-read-non-owners',
+    breaks: '§3 GET /api/users/:id is own only for BOT_USER, whatever the role of the other user',
+    caughtBy: /bot may read only itself, not a CLIENT_(ADMIN|VIEWER)/i,
+    apply({ state }) {
+      // "Own" read as "anyone but an owner": the bug a table with the admins' column copied would have.
+      wrapStore(state, 'getUser', (original, store) => (caller, id) => {
+        const target = findAnywhere(store, id)
+        const reader = caller.role === 'BOT_USER' && target?.role !== OWNER ? asRole(caller, 'CLIENT_VIEWER') : caller
+        return original(reader, id)
+      })
+    },
+  },
+  {
     name: 'lets-viewers-rename-others',
     breaks: '§3 PATCH name is own only for CLIENT_VIEWER',
     caughtBy: /viewer/i,
