@@ -71,6 +71,35 @@ function queriesFor(users: ApiUser[]): ListQuery[] {
   return [
     ...ROLES.map((role) => ({ role })),
     ...terms.map((search) => ({ search })),
+    ...nearMisses(users).map((search) => ({ search })),
     ...terms.slice(0, 3).flatMap((search) => ROLES.map((role) => ({ role, search }))),
   ]
+}
+
+/**
+ * Up to three terms of four characters that nobody's name or email holds, though each of their two
+ * three-character halves someone's does: a search through an index of parts must still check the whole.
+ */
+function nearMisses(users: ApiUser[]): string[] {
+  const texts = users.flatMap((user) => [user.name.toLowerCase(), user.email.toLowerCase()])
+  const byStart = new Map<string, Set<string>>()
+  for (const text of texts) {
+    for (let start = 0; start + 3 <= text.length; start += 1) {
+      const gram = text.slice(start, start + 3)
+      if (/[\s\uD800-\uDFFF]/.test(gram)) continue
+      const grams = byStart.get(gram.slice(0, 2)) ?? new Set<string>()
+      byStart.set(gram.slice(0, 2), grams.add(gram))
+    }
+  }
+  const found: string[] = []
+  for (const grams of byStart.values()) {
+    for (const gram of grams) {
+      for (const next of byStart.get(gram.slice(1)) ?? []) {
+        const term = gram + next.slice(2)
+        if (!texts.some((text) => text.includes(term))) found.push(term)
+        if (found.length === 3) return found
+      }
+    }
+  }
+  return found
 }

@@ -28,11 +28,12 @@ const target = {
     retryWithinSeconds: 3,
   },
 }
-// The state every test file starts from: the seed and the target's disposable users, loaded in id order
-// rather than list order, so that the member index places most users between others: how a state file
-// or PUT /__mock/state loads, and a path that loading in list order (the seed's) never takes.
+// The state every test file starts from: the seed and the target's disposable users, loaded in descending
+// id order rather than list order, so that the member index places most users between others (how a state
+// file or PUT /__mock/state loads; loading in list order, as the seed does, never does), and users created
+// at the same instant arrive against their order.
 const exported = mock.exportState()
-const startState = { ...exported, users: [...exported.users].sort((a, b) => (a.id < b.id ? -1 : 1)) }
+const startState = { ...exported, users: [...exported.users].sort((a, b) => (a.id < b.id ? 1 : -1)) }
 
 const networkFetch = globalThis.fetch
 globalThis.fetch = async (input, init) => {

