@@ -59,7 +59,7 @@ export async function readFiltersSteadily(queriesFor: (everyone: ApiUser[]) => L
   }
   return untilSteady(read, (found) =>
     found.answers.every(({ query, listing }) =>
-      sameList(ids(listing.users), ids(expectedFor(found.everyone.users, query))),
+      sameList(ids(comparable(listing.users)), ids(expectedFor(comparable(found.everyone.users), query))),
     ),
   )
 }
@@ -67,8 +67,8 @@ export async function readFiltersSteadily(queriesFor: (everyone: ApiUser[]) => L
 /** Each answer holds exactly the users of the whole list who pass its query (in any order). */
 export function expectExactAnswers(reading: FilterReading, after = ''): void {
   for (const { query, listing } of reading.answers) {
-    const expected = ids(expectedFor(reading.everyone.users, query))
-    const received = ids(listing.users)
+    const expected = ids(expectedFor(comparable(reading.everyone.users), query))
+    const received = ids(comparable(listing.users))
     const missing = expected.filter((id) => !received.includes(id))
     const extra = received.filter((id) => !expected.includes(id))
     expectRule(
@@ -78,6 +78,25 @@ export function expectExactAnswers(reading: FilterReading, after = ''): void {
       `Query${after ? ` ${after}` : ''}: ${JSON.stringify(query)}\nReceived: ${received.length} users\nExpected: ${expected.length} users\nMissing: [${missing.join(', ')}]\nNot passing the filter: [${extra.join(', ')}]`,
     )
   }
+}
+
+/**
+ * Whether lower-casing a text depends on which of Unicode's mappings one applies: full (JavaScript's, with
+ * final sigma and İ → i̇) or simple (Go's, some databases'). docs/contract.md §4 says "lower-cased"
+ * without naming one, so users with such a name or email are left out of the exact comparisons.
+ */
+export function hasSpecialCasing(text: string): boolean {
+  return [...text].some((char) => char === 'Σ' || char.toLowerCase().length !== char.length)
+}
+
+/** The users whose name and email lower-case alike under every mapping: those the comparisons judge. */
+export function comparable(users: ApiUser[]): ApiUser[] {
+  return users.filter((user) => !hasSpecialCasing(user.name) && !hasSpecialCasing(user.email))
+}
+
+/** A search term fit to send: not blank, at most 100 characters, whole code points, no special casing. */
+export function isUsableTerm(term: string): boolean {
+  return term.trim() !== '' && term.length <= 100 && !/[\uD800-\uDFFF]/.test(term) && !hasSpecialCasing(term)
 }
 
 /** The users of the whole list who pass a query, in its order. */
@@ -98,7 +117,7 @@ export function expectedFor(users: ApiUser[], query: ListQuery): ApiUser[] {
 export function termsOf(text: string): string[] {
   const middle = Math.max(0, Math.floor(text.length / 2) - 1)
   const terms = [text.slice(0, 1), text.slice(1, 3), text.slice(middle, middle + 3), text]
-  return terms.filter((term) => term.trim() !== '' && term.length <= 100 && !/[\uD800-\uDFFF]/.test(term))
+  return terms.filter(isUsableTerm)
 }
 
 export function ids(users: ApiUser[]): string[] {

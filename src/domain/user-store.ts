@@ -69,10 +69,8 @@ export class UserStore {
   authenticate(token: string): User {
     const userId = this.userIdByToken.get(token)
     const user = userId === undefined ? undefined : this.users.get(userId)
-    // Stryker disable next-line StringLiteral: the wording of a detail: docs/contract.md §5 asks for a non-empty one, which the rest of it keeps (authenticate.ts adds its hint)
     if (!user) throw new AppError('UNAUTHENTICATED', 'The token is unknown or was revoked.', { invalidToken: true })
     if (user.status !== 'ACTIVE') {
-      // Stryker disable next-line StringLiteral: the wording of a detail: docs/contract.md §5 asks for a non-empty one, which the rest of it keeps (authenticate.ts adds its hint)
       throw new AppError('UNAUTHENTICATED', `The token belongs to a user who is ${user.status}.`, {
         invalidToken: true,
       })
@@ -214,7 +212,6 @@ export class UserStore {
 
   /** Later than the previous value even within one millisecond, so every real change is visible. */
   private nextUpdatedAt(user: User): string {
-    // Stryker disable next-line MethodExpression: docs/contract.md §1 asks that a change moves updatedAt, not by how much
     return new Date(Math.max(this.now().getTime(), Date.parse(user.updatedAt) + 1)).toISOString()
   }
 }

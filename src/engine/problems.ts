@@ -61,17 +61,15 @@ export function toProblemResponse(error: AppError): EngineResponse {
   }
   // Stryker disable next-line ArrayDeclaration: every 405 has its methods
   if (error.code === 'METHOD_NOT_ALLOWED') headers['allow'] = (error.details.allow ?? []).join(', ')
-  // Stryker disable next-line all: Retry-After comes with 429 and 503, the mock's simulations (docs/contract.md §7), not the users API
   if (error.details.retryAfter !== undefined) headers['retry-after'] = String(error.details.retryAfter)
   return { status: problem.status, headers, body: JSON.stringify(problem) }
 }
 
 /** Whatever was thrown, as an AppError: anything unknown is INTERNAL, whose cause is logged, never sent. */
-// Stryker disable all: an error the engine did not raise is a bug of the mock; no request of the suite finds one
 export function toAppError(error: unknown): AppError {
   if (isAppError(error)) return error
+  // Stryker disable next-line all: only an error the engine did not raise gets here; no request of the suite finds one
   return new AppError('INTERNAL', 'Something went wrong on our side. It is logged; the request changed nothing.', {
     cause: error,
   })
 }
-// Stryker restore all

@@ -15,7 +15,7 @@ const PART_NAMES: Record<ValidationIssue['in'], string> = {
 
 /** A 400 with one issue, whose message says it all. */
 export function invalid(part: ValidationIssue['in'], path: string, message: string): AppError {
-  // Stryker disable next-line StringLiteral,ObjectLiteral: the wording of a detail; without its issue, toProblem lists the same one (body, "")
+  // Stryker disable next-line ObjectLiteral: without its issue, toProblem lists the same one (body, "")
   return new AppError('VALIDATION_FAILED', `The request is invalid: ${message}.`, {
     // Stryker disable next-line ArrayDeclaration: as above: every caller reports the whole body
     errors: [{ in: part, path, message }],
@@ -35,7 +35,6 @@ export function invalidRequest(issues: ValidationIssue[]): AppError {
     issues.length > MAX_LISTED_ISSUES ? ` (${issues.length} issues; the first ${MAX_LISTED_ISSUES} listed)` : ''
   return new AppError(
     'VALIDATION_FAILED',
-    // Stryker disable next-line StringLiteral: the wording of a detail: docs/contract.md §5 asks for a non-empty one, which the rest of it keeps
     `The request is invalid: ${first ? describe(first) : 'it is malformed'}${count}.`,
     { errors: issues.slice(0, MAX_LISTED_ISSUES) },
   )
@@ -56,7 +55,6 @@ function describe(issue: ValidationIssue): string {
 
 /** The name's pattern (docs/decisions/0002-name-pattern.md) says nothing to a person; this does. */
 function toIssue(error: NonNullable<Validator['errors']>[number], part: ValidationIssue['in']): ValidationIssue {
-  // Stryker disable next-line all: the wording of a detail: docs/contract.md §5 asks for a non-empty one, which the rest of it keeps (the issue's place stays /name)
   if (error.keyword === 'pattern' && error.instancePath === '/name') {
     return { in: part, path: error.instancePath, message: `must be 1 to ${MAX_NAME_LENGTH} characters once trimmed` }
   }

@@ -24,32 +24,44 @@ export class MemberFiling {
   readonly #byRole: Map<Role, RankList>
   readonly #ngrams: NgramIndex
 
-  /** Takes `sorted`, in list order, as its own: each list is built at its exact size. */
-  // Stryker disable all: bulk builds (over 256 users at once, or a quarter of ranks deleted) come from loading a state, never from the users API; test/member-index.test.ts holds them to a brute-force filter (the users API only ever builds an empty one)
   private constructor(
     private readonly maxGramLength: number,
-    sorted: Member[],
+    lists: {
+      members: Member[]
+      everyone: RankList
+      byRole: Map<Role, RankList>
+      ngrams: NgramIndex
+    },
   ) {
+    this.#members = lists.members
+    this.#users = lists.members.map((member) => member.user)
+    this.#everyone = lists.everyone
+    this.#byRole = lists.byRole
+    this.#ngrams = lists.ngrams
+  }
+
+  /** An index of nobody, to file users into one by one. */
+  static empty(maxGramLength: number): MemberFiling {
+    const byRole = new Map(ROLES.map((role) => [role, new RankList()]))
+    return new MemberFiling(maxGramLength, { members: [], everyone: new RankList(), byRole, ngrams: new NgramIndex() })
+  }
+
+  /** Files everyone at once, in list order; each list is built at its exact size. */
+  // Stryker disable all: bulk builds (over 256 users at once, or a quarter of ranks deleted) come from loading a state, never from the users API; test/member-index.test.ts holds them to a brute-force filter
+  static build(members: Iterable<Member>, maxGramLength: number): MemberFiling {
+    const sorted = Array.from(members).sort((a, b) => compareInListOrder(a.user, b.user))
     const count = sorted.length
     for (let rank = 0; rank < count; rank++) sorted[rank]!.rank = rank
-    this.#members = sorted
-    this.#users = sorted.map((member) => member.user)
-    this.#everyone = RankList.where(count, () => true)
-    this.#byRole = new Map(ROLES.map((role) => [role, RankList.where(count, (rank) => sorted[rank]!.role === role)]))
-    this.#ngrams = NgramIndex.build(count, maxGramLength, [
-      (rank) => sorted[rank]!.lowerName,
-      (rank) => sorted[rank]!.lowerEmail,
-    ])
+    return new MemberFiling(maxGramLength, {
+      members: sorted,
+      everyone: RankList.where(count, () => true),
+      byRole: new Map(ROLES.map((role) => [role, RankList.where(count, (rank) => sorted[rank]!.role === role)])),
+      ngrams: NgramIndex.build(count, maxGramLength, [
+        (rank) => sorted[rank]!.lowerName,
+        (rank) => sorted[rank]!.lowerEmail,
+      ]),
+    })
   }
-
-  /** Files everyone at once, in list order. */
-  static build(members: Iterable<Member>, maxGramLength: number): MemberFiling {
-    return new MemberFiling(
-      maxGramLength,
-      Array.from(members).sort((a, b) => compareInListOrder(a.user, b.user)),
-    )
-  }
-
   // Stryker restore all
 
   memberAt(rank: number): Member {

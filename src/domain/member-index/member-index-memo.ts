@@ -13,18 +13,19 @@ export class QueryMemo<Result> {
 
   constructor(private readonly capacity: number) {}
 
-  // Stryker disable all: a choice of speed, not of answers: a hit, a miss or an eviction returns the same result (the index drops the memo at every change)
   remember(key: string, compute: () => Result): Result {
     const known = this.#results.get(key)
     if (known !== undefined) return known
     const result = compute()
+    // Stryker disable next-line all: a choice of speed, not of answers: storing, evicting or not, the next miss computes the same result
     if (this.capacity === 0) return result
     // A Map iterates in insertion order: the first key is the oldest.
+    // Stryker disable next-line all: as above
     if (this.#results.size >= this.capacity) this.#results.delete(this.#results.keys().next().value!)
+    // Stryker disable next-line all: as above
     this.#results.set(key, result)
     return result
   }
-  // Stryker restore all
 
   clear(): void {
     this.#results.clear()

@@ -8,7 +8,6 @@ import type { User } from '../user.js'
 
 /** True when `a` comes before `b` in list order. */
 export function isBeforeInListOrder(a: User, b: User): boolean {
-  // Stryker disable next-line EqualityOperator: ids are unique, and a user is never placed beside themselves
   return a.createdAt < b.createdAt || (a.createdAt === b.createdAt && a.id < b.id)
 }
 
