@@ -3,8 +3,8 @@ import type { UserStore } from '../domain/user-store.js'
 import { AppError } from '../errors.js'
 import { readBearerToken } from './bearer-token.js'
 
-// Stryker disable next-line StringLiteral: the wording of a detail: docs/contract.md §5 asks for a non-empty one, which the rest of it keeps
 const HINT =
+  // Stryker disable next-line StringLiteral: the wording of a detail: docs/contract.md §5 asks for a non-empty one, which the rest of it keeps
   'Send the header Authorization: Bearer <token> with the token of an ACTIVE user (the mock lists them at GET /__mock/tokens, and mock.tokens() in code).'
 
 /**
