@@ -1,5 +1,5 @@
 import { describe, test } from 'vitest'
-import { itemsOf, ROLES, type ApiUser } from './support/api-user.js'
+import { holdsTerm, itemsOf, ROLES, type ApiUser } from './support/api-user.js'
 import { expectValidationProblem } from './support/expect-problem.js'
 import { isSteadyWalk, listItems, listUsers, readMe, walkUsers, type UserPage } from './support/read-users.js'
 import { expectRule, expectStatus, needActor, send } from './support/suite.js'
@@ -105,7 +105,7 @@ describe.concurrent('the list and its parameters', () => {
       needActor(context, 'owner')
       for (const search of ['a', 'E', 'on']) {
         const page = await listItems('owner', { search })
-        const stray = page.items.find((user) => !matches(user, search))
+        const stray = page.items.find((user) => !holdsTerm(user, search))
         expectRule(
           page.exchange,
           stray === undefined,
@@ -499,7 +499,7 @@ async function expectFoundBy(user: ApiUser, search: string): Promise<void> {
   const rule = 'search is a case-insensitive substring of name or email (docs/contract.md §4)'
   for (let page = 1; page <= 10; page += 1) {
     const { exchange, items } = await listItems('owner', { search, page })
-    const stray = items.find((item) => !matches(item, search))
+    const stray = items.find((item) => !holdsTerm(item, search))
     expectRule(exchange, stray === undefined, rule, `Received: ${stray?.name} <${stray?.email}>`)
     if (items.some((item) => item.id === user.id)) return
     if (items.length === 0) {
@@ -511,11 +511,6 @@ async function expectFoundBy(user: ApiUser, search: string): Promise<void> {
       )
     }
   }
-}
-
-function matches(user: ApiUser, search: string): boolean {
-  const needle = search.toLowerCase()
-  return user.name.toLowerCase().includes(needle) || user.email.toLowerCase().includes(needle)
 }
 
 /** The middle of a text, a third of it cut at each end, never empty; whole code points. */

@@ -1,12 +1,12 @@
-import { describe, test, type TestContext } from 'vitest'
+import { describe, test } from 'vitest'
 import type { DisposableUser } from '../src/contract/target.js'
-import { userOf, type ApiUser, type PageMeta } from './support/api-user.js'
+import { holdsTerm, userOf, type ApiUser, type PageMeta } from './support/api-user.js'
 import { covers } from './support/covers.js'
 import { expectExactAnswers, readFilters, termsOf } from './support/exact-filters.js'
 import { readDisposable } from './support/disposable-user.js'
 import { listUsers, type ListQuery } from './support/read-users.js'
-import { restoreAfter } from './support/restore-user.js'
-import { expectRule, expectStatus, needActor, needDisposable, needWrites, send } from './support/suite.js'
+import { prepareDisposable } from './support/restore-user.js'
+import { expectRule, expectStatus, send } from './support/suite.js'
 import { untilSteady } from './support/until-steady.js'
 import { randomText, userPath } from './support/user-paths.js'
 
@@ -31,7 +31,7 @@ describe('search terms are text, whatever their characters mean elsewhere', () =
     '[core] a term of . + * ? [ ( \\ % _ finds exactly the users whose name or email holds it, beyond the first page of the whole list too',
     covers('§4.list.search'),
     async (context) => {
-      const user = await prepare(context, 'listsAsData')
+      const user = await prepareDisposable(context, 'listsAsData')
       const renamed = await patch(user, { name: META_NAME })
       for (const term of UNIQUE_TERMS) {
         const page = await listUsers('owner', { search: term, limit: 100 })
@@ -45,7 +45,7 @@ describe('search terms are text, whatever their characters mean elsewhere', () =
       }
       for (const term of [...COMMON_TERMS, `M.ta ${META_NAME.slice(-6)}`, `Meta _${META_NAME.slice(-6)}`]) {
         const page = await listUsers('owner', { search: term, limit: 100 })
-        const stray = page.items.filter((item) => !holds(item, term))
+        const stray = page.items.filter((item) => !holdsTerm(item, term))
         expectRule(
           page.exchange,
           stray.length === 0,
@@ -62,7 +62,7 @@ describe('meta after every kind of change', () => {
     '[profile] a role change moves the user between the role totals, a suspension moves nobody, a rename moves the search totals; the whole total stays',
     covers('§4.list.answer', '§4.list.every-status'),
     async (context) => {
-      const user = await prepare(context, 'listsAsData')
+      const user = await prepareDisposable(context, 'listsAsData')
       const before = await readDisposable(context, user)
       const name = `Counted ${randomText(10)}`
       const queries: ListQuery[] = [{}, { role: 'CLIENT_VIEWER' }, { role: 'CLIENT_ADMIN' }, { search: name }]
@@ -86,7 +86,7 @@ describe('meta after every kind of change', () => {
     '[profile] a deletion takes the user out of every total it counted in, and totalPages follows',
     covers('§4.list.answer', '§4.delete.after'),
     async (context) => {
-      const user = await prepare(context, 'listsAsDataDelete', false)
+      const user = await prepareDisposable(context, 'listsAsDataDelete', false)
       const me = await readDisposable(context, user)
       const queries: ListQuery[] = [{}, { role: me.role }, { search: me.email }]
       const baseline = await totals(queries)
@@ -105,28 +105,10 @@ describe('meta after every kind of change', () => {
   )
 })
 
-async function prepare(
-  context: TestContext,
-  slot: 'listsAsData' | 'listsAsDataDelete',
-  restore = true,
-): Promise<DisposableUser> {
-  needWrites(context)
-  needActor(context, 'owner')
-  const user = needDisposable(context, slot)
-  if (restore) await restoreAfter(context, user)
-  return user
-}
-
 async function patch(user: DisposableUser, json: Record<string, unknown>): Promise<ApiUser> {
   const exchange = await send({ as: 'owner', method: 'PATCH', path: userPath(user.id), json })
   expectStatus(exchange, 200, 'An owner may change a CLIENT_VIEWER (docs/contract.md §3)')
   return userOf(exchange)
-}
-
-/** Whether the user's name or email holds the term, both sides lower-cased (CONTRACT §4). */
-function holds(user: ApiUser, term: string): boolean {
-  const lower = term.toLowerCase()
-  return user.name.toLowerCase().includes(lower) || user.email.toLowerCase().includes(lower)
 }
 
 async function totals(queries: ListQuery[]): Promise<number[]> {

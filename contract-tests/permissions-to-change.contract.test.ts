@@ -4,8 +4,8 @@ import { MEMBER_NAMES, userOf, type ApiUser, type Role } from './support/api-use
 import { covers } from './support/covers.js'
 import { expectProblem } from './support/expect-problem.js'
 import { readMe, readUser } from './support/read-users.js'
-import { restoreAfter } from './support/restore-user.js'
-import { expectRule, expectStatus, needActor, needDisposable, needWrites, send } from './support/suite.js'
+import { prepareDisposable } from './support/restore-user.js'
+import { expectRule, expectStatus, needActor, needWrites, send } from './support/suite.js'
 import { userPath } from './support/user-paths.js'
 import type { SentenceId } from './traceability/contract-sentences.js'
 
@@ -170,12 +170,8 @@ function sentencesOf({ by, change, as, expected }: ChangeCase): SentenceId[] {
 }
 
 async function prepare(context: TestContext, by: ActorName | 'self'): Promise<DisposableUser> {
-  needWrites(context)
-  needActor(context, 'owner')
   if (by !== 'self') needActor(context, by)
-  const user = needDisposable(context, 'permissions')
-  await restoreAfter(context, user)
-  return user
+  return prepareDisposable(context, 'permissions')
 }
 
 async function promote(user: DisposableUser, role: Role): Promise<void> {

@@ -1,11 +1,11 @@
 import { describe, test, type TestContext } from 'vitest'
 import type { DisposableUser } from '../src/contract/target.js'
-import { ROLES, userOf, type ApiUser, type Role } from './support/api-user.js'
+import { holdsTerm, ROLES, userOf, type ApiUser, type Role } from './support/api-user.js'
 import { covers } from './support/covers.js'
-import { expectExactAnswers, readFilters, termsOf } from './support/exact-filters.js'
+import { expectExactAnswers, readFilters, sameList, termsOf } from './support/exact-filters.js'
 import { listUsers, type ListQuery } from './support/read-users.js'
-import { restoreAfter } from './support/restore-user.js'
-import { expectRule, expectStatus, needActor, needDisposable, needWrites, send } from './support/suite.js'
+import { prepareDisposable } from './support/restore-user.js'
+import { expectRule, expectStatus, needActor, send } from './support/suite.js'
 import { randomText, userPath } from './support/user-paths.js'
 
 // CONTRACT §4: the list's search and role filter answer the users as they are now, after renames and
@@ -22,7 +22,7 @@ describe('the list follows PATCH (docs/contract.md §4)', () => {
     '[core] after a rename, search finds the user by the new name, in any case, and no longer by the old one',
     covers('§4.list.search', '§4.patch.attributes'),
     async (context) => {
-      const user = await prepare(context)
+      const user = await prepareDisposable(context, 'update')
       const original = await readAsOwner(user)
       const first = `qa${randomText(10)}`
       const second = `qb${randomText(10)}`
@@ -48,7 +48,7 @@ describe('the list follows PATCH (docs/contract.md §4)', () => {
     '[core] after a role change, the role filter lists the user under the new role only; a status change moves nobody',
     covers('§4.list.role', '§4.list.every-status', '§4.patch.attributes'),
     async (context) => {
-      const user = await prepare(context)
+      const user = await prepareDisposable(context, 'update')
       const before = await readAsOwner(user)
       const other: Role = before.role === 'CLIENT_ADMIN' ? 'BOT_USER' : 'CLIENT_ADMIN'
       const byEmail = { search: before.email }
@@ -79,11 +79,11 @@ describe.concurrent('role and search together (docs/contract.md §4)', () => {
           const ofRole = await listUsers('owner', { role, limit: ONE_PAGE })
           if (ofRole.meta.total > ONE_PAGE) continue
           const both = await listUsers('owner', { role, search: term, limit: ONE_PAGE })
-          const expected = ofRole.items.filter((item) => contains(item, term)).map((item) => item.id)
+          const expected = ofRole.items.filter((item) => holdsTerm(item, term)).map((item) => item.id)
           const received = both.items.map((item) => item.id)
           expectRule(
             both.exchange,
-            sameIds(received, expected),
+            sameList(received, expected),
             `role and search keep the users who pass both filters (docs/contract.md §4)`,
             `Received: ${received.length} users [${received.join(', ')}]\nExpected: the ${expected.length} of the ${ofRole.items.length} users of role=${role} whose name or email contains "${term}" [${expected.join(', ')}]`,
           )
@@ -92,14 +92,6 @@ describe.concurrent('role and search together (docs/contract.md §4)', () => {
     )
   }
 })
-
-async function prepare(context: TestContext): Promise<DisposableUser> {
-  needWrites(context)
-  needActor(context, 'owner')
-  const user = needDisposable(context, 'update')
-  await restoreAfter(context, user)
-  return user
-}
 
 function patchOf(user: DisposableUser, json: Record<string, unknown>): Parameters<typeof send>[0] {
   return { as: 'owner', method: 'PATCH', path: userPath(user.id), json }
@@ -150,16 +142,7 @@ function shortTermsOf(first: string, second: string, renamed: ApiUser): Array<[s
     [second.slice(8, 9), true],
   ]
   for (const term of [first.slice(2, 5), first.slice(5, 7)]) {
-    if (!contains(renamed, term)) terms.push([term, false])
+    if (!holdsTerm(renamed, term)) terms.push([term, false])
   }
   return terms
-}
-
-function contains(user: ApiUser, term: string): boolean {
-  const lower = term.toLowerCase()
-  return user.name.toLowerCase().includes(lower) || user.email.toLowerCase().includes(lower)
-}
-
-function sameIds(received: string[], expected: string[]): boolean {
-  return received.length === expected.length && received.every((id, index) => id === expected[index])
 }

@@ -1,14 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import { describe, test, type TestContext } from 'vitest'
+import { describe, test } from 'vitest'
 import type { Exchange } from '../src/contract/exchange.js'
 import type { DisposableUser } from '../src/contract/target.js'
 import { userOf, type ApiUser } from './support/api-user.js'
 import { expectProblem, expectValidationProblem } from './support/expect-problem.js'
 import { expectUnauthenticated } from './support/expect-unauthenticated.js'
 import { findUser, listUsers, readUser } from './support/read-users.js'
-import { restoreAfter } from './support/restore-user.js'
+import { prepareDisposable } from './support/restore-user.js'
 import { sendWithoutContentType } from './support/send-without-content-type.js'
-import { expectRule, expectStatus, needActor, needDisposable, needWrites, send } from './support/suite.js'
+import { expectRule, expectStatus, needActor, needWrites, send } from './support/suite.js'
 import { userPath } from './support/user-paths.js'
 import type { SentenceId } from './traceability/contract-sentences.js'
 import { covers } from './support/covers.js'
@@ -21,7 +21,7 @@ describe('name, role and status are the updatable attributes', () => {
     '[core] PATCH sets the name of a user: 200, and the user sees the new name',
     covers('§4.patch.attributes'),
     async (context) => {
-      const user = await prepare(context)
+      const user = await prepareDisposable(context, 'update')
       expectStatus(await patch(user, { name: 'Renamed By Owner' }), 200, 'PATCH sets name (docs/contract.md §4)')
       const me = await send({ as: user, path: '/api/users/me' })
       expectRule(
@@ -37,7 +37,7 @@ describe('name, role and status are the updatable attributes', () => {
     '[core] PATCH sets the role of a user: 200, and the user has the new role',
     covers('§4.patch.attributes'),
     async (context) => {
-      const user = await prepare(context)
+      const user = await prepareDisposable(context, 'update')
       expectStatus(await patch(user, { role: 'CLIENT_ADMIN' }), 200, 'PATCH sets role (docs/contract.md §4)')
       const me = await send({ as: user, path: '/api/users/me' })
       expectRule(
@@ -53,7 +53,7 @@ describe('name, role and status are the updatable attributes', () => {
     '[core] PATCH sets the status of a user: 200, and the token of a SUSPENDED user is refused',
     covers('§4.patch.attributes', '§1.status.patch', '§2.suspended-token'),
     async (context) => {
-      const user = await prepare(context)
+      const user = await prepareDisposable(context, 'update')
       expectStatus(await patch(user, { status: 'SUSPENDED' }), 200, 'PATCH sets status (docs/contract.md §1, §4)')
       const me = await send({ as: user, path: '/api/users/me' })
       expectUnauthenticated(me, true, "A SUSPENDED user's token is a 401 (docs/contract.md §2)")
@@ -94,7 +94,7 @@ const BAD_BODIES: Array<[string, string, latin1?: boolean]> = [
 describe('the body is validated: 400 with errors, and nothing changes', () => {
   for (const [label, body, latin1] of BAD_BODIES) {
     test(`[profile] a PATCH with ${label} is a 400`, covers(...badBodySentences(label)), async (context) => {
-      const user = await prepare(context)
+      const user = await prepareDisposable(context, 'update')
       const before = await readUser('owner', user.id)
       const request = { as: 'owner', method: 'PATCH', path: userPath(user.id), body, headers: JSON_TYPE } as const
       const exchange = await send(latin1 ? { ...request, latin1 } : request)
@@ -107,7 +107,7 @@ describe('the body is validated: 400 with errors, and nothing changes', () => {
     "[profile] a viewer's PATCH with a bad body is a 400, not a 403: validation comes first",
     covers('§3.order', '§3.order.examples'),
     async (context) => {
-      const user = await prepare(context)
+      const user = await prepareDisposable(context, 'update')
       needActor(context, 'viewer')
       const exchange = await send({ as: 'viewer', method: 'PATCH', path: userPath(user.id), json: { role: 'nope' } })
       expectValidationProblem(
@@ -122,7 +122,7 @@ describe('the body is validated: 400 with errors, and nothing changes', () => {
     '[profile] a name of 100 characters with white space around it is accepted, stored trimmed',
     covers('§1.name'),
     async (context) => {
-      const user = await prepare(context)
+      const user = await prepareDisposable(context, 'update')
       const name = 'n'.repeat(100)
       const exchange = await patch(user, { name: `  ${name}\t` })
       expectStatus(exchange, 200, 'A name is 1–100 characters after trimming (docs/contract.md §1)')
@@ -136,7 +136,7 @@ describe('the body is validated: 400 with errors, and nothing changes', () => {
   )
 
   test('[profile] a name of 100 code points is accepted, also outside the BMP', covers('§1.name'), async (context) => {
-    const user = await prepare(context)
+    const user = await prepareDisposable(context, 'update')
     const name = ASTRAL.repeat(100)
     const exchange = await patch(user, { name })
     expectStatus(exchange, 200, 'A name is 1–100 Unicode code points (docs/contract.md §1)')
@@ -160,7 +160,7 @@ describe('the body is JSON: anything else is a 415', () => {
   ]
   for (const [label, sendIt] of cases) {
     test(`[profile] a JSON body sent with ${label} is a 415`, covers('§4.patch.415', '§5.codes'), async (context) => {
-      const user = await prepare(context)
+      const user = await prepareDisposable(context, 'update')
       const before = await readUser('owner', user.id)
       expectProblem(
         await sendIt(user),
@@ -176,7 +176,7 @@ describe('the body is JSON: anything else is a 415', () => {
     '[profile] a PATCH without Content-Type and without a body is a 415, not a 400',
     covers('§4.patch.415', '§3.order.415-before-400'),
     async (context) => {
-      const user = await prepare(context)
+      const user = await prepareDisposable(context, 'update')
       const exchange = await send({ as: 'owner', method: 'PATCH', path: userPath(user.id) })
       expectProblem(
         exchange,
@@ -191,7 +191,7 @@ describe('the body is JSON: anything else is a 415', () => {
     '[profile] a Content-Encoding other than identity is a 415; identity is accepted',
     covers('§4.patch.content-encoding'),
     async (context) => {
-      const user = await prepare(context)
+      const user = await prepareDisposable(context, 'update')
       const before = await readUser('owner', user.id)
       for (const encoding of ['gzip', 'br']) {
         const exchange = await send({
@@ -224,7 +224,7 @@ describe('the body is JSON: anything else is a 415', () => {
     '[profile] media types compare case-insensitively: Application/JSON; Charset=UTF-8 is accepted',
     covers('§4.patch.media-type-case'),
     async (context) => {
-      const user = await prepare(context)
+      const user = await prepareDisposable(context, 'update')
       const exchange = await sendAs(user, 'Application/JSON; Charset=UTF-8')
       expectStatus(exchange, 200, 'Media types compare case-insensitively (docs/contract.md §4)')
       expectRule(
@@ -240,7 +240,7 @@ describe('the body is JSON: anything else is a 415', () => {
     '[profile] Content-Type: application/json; charset=utf-8 is accepted',
     covers('§4.patch.media-type-case'),
     async (context) => {
-      const user = await prepare(context)
+      const user = await prepareDisposable(context, 'update')
       const exchange = await sendAs(user, 'application/json; charset=utf-8')
       expectStatus(exchange, 200, 'Parameters such as charset are fine (docs/contract.md §4)')
       expectRule(
@@ -255,7 +255,7 @@ describe('the body is JSON: anything else is a 415', () => {
 
 describe('what a PATCH changes', () => {
   test('[profile] a name with white space around it is stored trimmed', covers('§1.name'), async (context) => {
-    const user = await prepare(context)
+    const user = await prepareDisposable(context, 'update')
     const exchange = await patch(user, { name: ' \t Trimmed Name \n ' })
     expectStatus(exchange, 200, 'A name with white space around it is valid (docs/contract.md §1)')
     const rule = 'Names are stored trimmed (docs/contract.md §1)'
@@ -273,7 +273,7 @@ describe('what a PATCH changes', () => {
     '[profile] setting every field to its current value changes nothing: updatedAt stays',
     covers('§4.patch.same-value'),
     async (context) => {
-      const user = await prepare(context)
+      const user = await prepareDisposable(context, 'update')
       const before = await readUser('owner', user.id)
       await sleep(5) // so that a wrongly moved updatedAt would show
       const exchange = await patch(user, { name: before.name, role: before.role, status: before.status })
@@ -290,7 +290,7 @@ describe('what a PATCH changes', () => {
     '[profile] names are trimmed of exactly ECMAScript white space: U+3000, U+FEFF, U+2028… go, U+0085 stays',
     covers('§1.name.white-space', '§1.name'),
     async (context) => {
-      const user = await prepare(context)
+      const user = await prepareDisposable(context, 'update')
       const trimmed = await patch(user, { name: '\u3000\ufeff\u2028\u2029\u000b\u000c\u00a0\u1680 Spaced Out \r\n\t' })
       expectStatus(trimmed, 200, 'A name with white space around it is valid (docs/contract.md §1)')
       const rule = 'Names are trimmed of what String.prototype.trim removes, and only that (docs/contract.md §1)'
@@ -315,7 +315,7 @@ describe('what a PATCH changes', () => {
     '[profile] a name that differs only by surrounding white space is a no-op: updatedAt stays',
     covers('§4.patch.name-no-op'),
     async (context) => {
-      const user = await prepare(context)
+      const user = await prepareDisposable(context, 'update')
       const before = await readUser('owner', user.id)
       await sleep(5)
       const exchange = await patch(user, { name: `  ${before.name}\t` })
@@ -335,7 +335,7 @@ describe('what a PATCH changes', () => {
     '[profile] a real change moves updatedAt forward and keeps createdAt',
     covers('§1.updated-at', '§1.created-at'),
     async (context) => {
-      const user = await prepare(context)
+      const user = await prepareDisposable(context, 'update')
       const before = await readUser('owner', user.id)
       await sleep(5) // updatedAt has millisecond precision: make sure a millisecond passed
       const exchange = await patch(user, { name: `${before.name} Changed` })
@@ -363,7 +363,7 @@ describe('what a PATCH changes', () => {
     '[profile] ACTIVE and SUSPENDED change freely into each other',
     covers('§4.patch.active-suspended'),
     async (context) => {
-      const user = await prepare(context)
+      const user = await prepareDisposable(context, 'update')
       for (const status of ['SUSPENDED', 'ACTIVE']) {
         const exchange = await patch(user, { status })
         expectStatus(exchange, 200, 'ACTIVE and SUSPENDED change freely into each other (docs/contract.md §4)')
@@ -381,7 +381,7 @@ describe('what a PATCH changes', () => {
     '[profile] a SUSPENDED user is still listed, with their status',
     covers('§4.list.every-status'),
     async (context) => {
-      const user = await prepare(context)
+      const user = await prepareDisposable(context, 'update')
       const before = await readUser('owner', user.id)
       expectStatus(await patch(user, { status: 'SUSPENDED' }), 200, 'An owner may suspend a user (docs/contract.md §3)')
       const page = await listUsers('owner', { search: before.email })
@@ -400,7 +400,7 @@ describe('what a PATCH changes', () => {
     '[profile] a SUSPENDED user can still be read by every reader, renamed and given another role',
     covers('§4.get.any-status', '§3.read.allows', '§3.name.allows', '§3.role-status.allows'),
     async (context) => {
-      const user = await prepare(context)
+      const user = await prepareDisposable(context, 'update')
       for (const name of ['admin', 'viewer'] as const) needActor(context, name)
       expectStatus(await patch(user, { status: 'SUSPENDED' }), 200, 'An owner may suspend a user (docs/contract.md §3)')
       for (const reader of ['owner', 'admin', 'viewer'] as const) {
@@ -440,7 +440,7 @@ describe('what a PATCH changes', () => {
     '[profile] the 200 answers the user after the change, and a GET agrees',
     covers('§4.patch.answer'),
     async (context) => {
-      const user = await prepare(context)
+      const user = await prepareDisposable(context, 'update')
       const exchange = await patch(user, { name: 'Answered After Change', role: 'BOT_USER' })
       expectStatus(exchange, 200, 'PATCH sets name and role (docs/contract.md §4)')
       const answered = userOf(exchange)
@@ -522,14 +522,6 @@ function badBodySentences(label: string): SentenceId[] {
   if (label.includes('unknown key')) sentences.push('§1.no-extra-request-fields')
   if (label.includes('status')) sentences.push('§4.patch.status-values')
   return sentences
-}
-
-async function prepare(context: TestContext): Promise<DisposableUser> {
-  needWrites(context)
-  needActor(context, 'owner')
-  const user = needDisposable(context, 'update')
-  await restoreAfter(context, user)
-  return user
 }
 
 function patch(user: DisposableUser, json: Record<string, unknown>): Promise<Exchange> {

@@ -1,5 +1,3 @@
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { describe, expect, test } from 'vitest'
 import { DISPOSABLE_USERS_NEEDED } from '../src/contract/disposable-slots.js'
 import { createFetchHandler } from '../src/fetch/create-fetch-handler.js'
@@ -9,6 +7,7 @@ import { generateWebhookSecret } from '../src/webhooks/webhook-secret.js'
 import { buildCliOnce } from './support/cli-mock-process.js'
 import { runVerify, type VerifyRun } from './support/run-verify.js'
 import { serveFetchHandler } from './support/serve-fetch-handler.js'
+import { freePort } from './support/free-port.js'
 
 // One engine, two transports: the fetch handler passes the whole contract suite, the same checks as the
 // Fastify server. Both `users-api-kit verify` runs start at once and run side by side.
@@ -51,15 +50,6 @@ const againstFetchHandler = once(async (): Promise<VerifyRun> => {
     await server.close()
   }
 })
-
-/** A port nothing listens on right now. */
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 /** How many checks the run counted, whatever became of them. */
 const checksOf = (run: VerifyRun): number => run.passed + run.failed + run.skipped

@@ -4,16 +4,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
 import { startMock } from '../src/server/start-mock.js'
+import { freePort } from './support/free-port.js'
 
 // A start that fails after listening leaves no server holding its port (a test runner could not exit).
-
-async function freePort(): Promise<number> {
-  const probe = createServer()
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
-  const { port } = probe.address() as { port: number }
-  await new Promise((resolve) => probe.close(resolve))
-  return port
-}
 
 test('fixtures without an active owner: startMock rejects saying why, and the port is free again', async () => {
   const directory = await mkdtemp(join(tmpdir(), 'users-api-kit-no-owner-'))

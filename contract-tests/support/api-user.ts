@@ -36,6 +36,12 @@ export interface PageMeta {
 }
 
 /** The user of a `{ "data": User }` answer; a bug report when there is none. */
+/** CONTRACT §4: whether a search term is in the user's name or email, both sides lower-cased. */
+export function holdsTerm(user: ApiUser, term: string): boolean {
+  const needle = term.toLowerCase()
+  return user.name.toLowerCase().includes(needle) || user.email.toLowerCase().includes(needle)
+}
+
 export function userOf(exchange: Exchange): ApiUser {
   const data = (exchange.response.body as { data?: unknown } | undefined)?.data
   const isUser = typeof data === 'object' && data !== null && typeof (data as { id?: unknown }).id === 'string'

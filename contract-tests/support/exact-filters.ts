@@ -1,5 +1,5 @@
 import type { TestContext } from 'vitest'
-import type { ApiUser, Role } from './api-user.js'
+import { holdsTerm, type ApiUser, type Role } from './api-user.js'
 import { listItems, type ListQuery } from './read-users.js'
 import { expectRule } from './suite.js'
 import { untilSteady } from './until-steady.js'
@@ -102,11 +102,9 @@ export function isUsableTerm(term: string): boolean {
 /** The users of the whole list who pass a query, in its order. */
 export function expectedFor(users: ApiUser[], query: ListQuery): ApiUser[] {
   const role = query['role'] as Role | undefined
-  const term = typeof query['search'] === 'string' ? query['search'].toLowerCase() : undefined
+  const term = query['search']
   return users.filter(
-    (user) =>
-      (role === undefined || user.role === role) &&
-      (term === undefined || user.name.toLowerCase().includes(term) || user.email.toLowerCase().includes(term)),
+    (user) => (role === undefined || user.role === role) && (typeof term !== 'string' || holdsTerm(user, term)),
   )
 }
 

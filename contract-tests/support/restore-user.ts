@@ -2,7 +2,7 @@ import type { TestContext } from 'vitest'
 import type { DisposableUser } from '../../src/contract/target.js'
 import type { ApiUser } from './api-user.js'
 import { readDisposable } from './disposable-user.js'
-import { send, undoAfter } from './suite.js'
+import { needActor, needDisposable, needWrites, send, undoAfter, type DISPOSABLE_SLOTS } from './suite.js'
 import { userPath } from './user-paths.js'
 
 /**
@@ -20,4 +20,20 @@ export async function restoreAfter(context: TestContext, user: DisposableUser): 
     }
   }, context)
   return before
+}
+
+/**
+ * What a check that changes a disposable user needs first: writes allowed, the owner, the slot's user,
+ * and (unless `restore` is false: a deletion) the owner putting them back afterwards.
+ */
+export async function prepareDisposable(
+  context: TestContext,
+  slot: keyof typeof DISPOSABLE_SLOTS,
+  restore = true,
+): Promise<DisposableUser> {
+  needWrites(context)
+  needActor(context, 'owner')
+  const user = needDisposable(context, slot)
+  if (restore) await restoreAfter(context, user)
+  return user
 }
