@@ -644,6 +644,7 @@ class Handler(BaseHTTPRequestHandler):
         self.request_version = "HTTP/1.1"
         self.command = ""
         self._expect_continue = False
+        self._linger = False
         try:
             self.raw_requestline = self.rfile.readline(65537)
             if len(self.raw_requestline) > 65536:
@@ -693,7 +694,9 @@ class Handler(BaseHTTPRequestHandler):
             lines.append(f"Content-Length: {len(body)}")
         for name, value in headers:
             lines.append(f"{name}: {value}")
-        if close or self.request_version != "HTTP/1.1":
+        # Say so whenever this connection ends after the answer (the client asked, the body is left unread,
+        # a framing error), so that no client sends its next request on a connection about to close.
+        if close or self.close_connection or getattr(self, "_linger", False) or self.request_version != "HTTP/1.1":
             self.close_connection = True
             lines.append("Connection: close")
         data = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
@@ -1062,7 +1065,9 @@ class Handler(BaseHTTPRequestHandler):
             return None, [issue("body", whole, f"is not UTF-8 (invalid byte at offset {error.start})")]
         try:
             value = parse_json(text)
-        except (ValueError, RecursionError):
+        except RecursionError:
+            return None, [issue("body", whole, "is nested too deeply to be read")]
+        except ValueError:
             return None, [issue("body", whole, "is not well-formed JSON")]
         if not isinstance(value, dict):
             return None, [issue("body", whole, f"must be a JSON object, not {json_type(value)}")]
