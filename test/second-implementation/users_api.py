@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import gzip
 import hashlib
 import hmac
 import http.client
@@ -113,6 +114,10 @@ class Options:
     timestamps: str = "seconds"  # seconds | millis
     extra_fields: bool = True  # extra fields on users, in meta, in envelopes and problems
     retry_delays: tuple = (1.0, 2.0, 4.0, 8.0, 16.0)
+    id_style: str = "uuid"  # uuid | odd (ids with characters a URL must percent-encode)
+    compress: bool = False  # gzip the answers of clients that accept it
+    signatures: int = 1  # 2: webhook-signature also carries a signature by a retired key, first
+    deliver_twice: bool = False  # at-least-once taken literally: every event is sent again after its 2xx
     log: bool = False
 
 
@@ -364,7 +369,13 @@ def seed(opts: Options, disposable: int, seed_value: int) -> Seeded:
     store = Store()
 
     def new_id() -> str:
-        return str(uuid.UUID(int=rng.getrandbits(128), version=4))
+        value = str(uuid.UUID(int=rng.getrandbits(128), version=4))
+        if opts.id_style == "odd":
+            # Still opaque, unique and at most 4,096 characters; a client has to percent-encode it in a
+            # path (space, slash, percent, plus, non-ASCII). Only BMP characters below U+D800, so that
+            # "plain string comparison" orders them alike in UTF-16 code units and in code points.
+            return f"Ω {value[:8]}/ü%{value[9:13]}+é:{value[14:18]}"
+        return value
 
     def actor_token() -> str:
         alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
@@ -511,6 +522,11 @@ class Deliverer:
             if ok or not delays:
                 if not ok:
                     log(f"webhook {event_type} {msg_id} -> {url}: given up after {attempt} attempts")
+                elif self.opts.deliver_twice:
+                    # Delivery is at least once (§6): the same event, same webhook-id, once more.
+                    outcome = self._attempt(url, msg_id, body)
+                    if self.opts.log:
+                        log(f"webhook {event_type} {msg_id} -> {url}: sent again: {outcome}")
                 return
             if self.stopping.wait(delays.pop(0)):
                 return
@@ -525,6 +541,12 @@ class Deliverer:
             "webhook-timestamp": str(timestamp),
             "webhook-signature": sign(self.secret, msg_id, timestamp, body),
         }
+        if self.opts.signatures == 2:
+            # Several signatures are separated by spaces (Standard Webhooks), as during a key rotation:
+            # the first one is made with a retired key that the receiver does not know.
+            retired = "whsec_" + base64.b64encode(hashlib.sha256(self.secret.encode()).digest()[:24]).decode()
+            headers["webhook-signature"] = (sign(retired, msg_id, timestamp, body) + " "
+                                            + headers["webhook-signature"])
         cls = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
         conn = cls(parts.hostname, parts.port, timeout=self.ATTEMPT_TIMEOUT)
         # The timeout above is per socket operation; this timer bounds the whole attempt to 15 s.
@@ -690,6 +712,12 @@ class Handler(BaseHTTPRequestHandler):
         lines = [f"HTTP/1.1 {status} {REASON.get(status, 'Unknown')}", f"Date: {formatdate(usegmt=True)}"]
         if content_type:
             lines.append(f"Content-Type: {content_type}")
+            if self.app.opts.compress:
+                lines.append("Vary: Accept-Encoding")
+                if len(body) >= 256 and self.accepts_gzip():
+                    # The same bytes for HEAD as for GET: HEAD's Content-Length is the one GET would send.
+                    body = gzip.compress(body, mtime=0)
+                    lines.append("Content-Encoding: gzip")
         if status != 204:
             lines.append(f"Content-Length: {len(body)}")
         for name, value in headers:
@@ -706,6 +734,18 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.flush()
         if self.app.opts.log:
             log(f"{self.command} {self.path[:200]} -> {status}")
+
+    def accepts_gzip(self) -> bool:
+        headers = getattr(self, "headers", None)
+        if headers is None:
+            return False
+        for value in headers.get_all("Accept-Encoding") or []:
+            for item in value.split(","):
+                coding, _, params = item.strip(" \t").partition(";")
+                if coding.strip(" \t").lower() in ("gzip", "x-gzip"):
+                    q = params.strip(" \t").lower()
+                    return not re.fullmatch(r"q\s*=\s*0(\.0{0,3})?", q)
+        return False
 
     def json_type(self, problem=False) -> str:
         base = "application/problem+json" if problem else "application/json"
@@ -1259,6 +1299,14 @@ def parse_args(argv):
     p.add_argument("--extra-fields", type=yes_no, default=True, metavar="yes|no")
     p.add_argument("--retry-delays", default="1,2,4,8,16", metavar="S,S,…",
                    help="seconds before each retry of a failed delivery (at least 3 retries)")
+    p.add_argument("--id-style", choices=("uuid", "odd"), default="uuid",
+                   help="odd: ids a URL must percent-encode (space, /, %%, +, non-ASCII)")
+    p.add_argument("--compress", type=yes_no, default=False, metavar="yes|no",
+                   help="gzip answers of 256 bytes or more for clients that send Accept-Encoding: gzip")
+    p.add_argument("--signatures", type=int, choices=(1, 2), default=1,
+                   help="2: webhook-signature also holds a signature by a retired key, first")
+    p.add_argument("--deliver-twice", type=yes_no, default=False, metavar="yes|no",
+                   help="send every delivered event once more, with the same webhook-id (at least once)")
     p.add_argument("--log", action="store_true", help="one line per request and delivery on stderr")
     args = p.parse_args(argv)
     try:
@@ -1283,7 +1331,8 @@ def parse_args(argv):
         problem_type=args.problem_type, charset=args.charset, realm=args.realm,
         count_required_issue=args.count_required_issue, allow_order=args.allow_order,
         allow_extras=args.allow_extras, timestamps=args.timestamps, extra_fields=args.extra_fields,
-        retry_delays=delays, log=args.log,
+        retry_delays=delays, log=args.log, id_style=args.id_style, compress=args.compress,
+        signatures=args.signatures, deliver_twice=args.deliver_twice,
     )
     return args, opts
 
