@@ -56,8 +56,9 @@ async function writeTemp(extension: string, content: string): Promise<string> {
 }
 
 /** A mock on a free port, broken by the mutant named when given, and a target for it. */
-async function startServer(options: { mutant?: string; disposable?: number } = {}) {
-  const { app, state, mock } = await createMockApp({ users: 8 })
+async function startServer(options: { mutant?: string; disposable?: number; latencyMs?: number } = {}) {
+  const latency = options.latencyMs === undefined ? undefined : { min: options.latencyMs, max: options.latencyMs }
+  const { app, state, mock } = await createMockApp({ users: 8, latency })
   if (options.mutant) {
     const mutant = MUTANTS.find((candidate) => candidate.name === options.mutant)
     if (!mutant) throw new Error(`No mutant named ${options.mutant}`)
@@ -243,23 +244,61 @@ describe('users-api-kit verify against a mock', () => {
         const result = await verify(['--target', target, '--junit', 'broken.xml'])
         expect(result.exitCode, result.all).toBe(1)
         expect(result.stdout).toMatch(/\d+ checks passed, [1-9]\d* failed/)
-        expect(result.stdout).toContain(
-          '✗ a request without a valid Bearer token is a 401 > [core] a missing Authorization',
-        )
-        // One failed check's bug report, in one piece (no ⎯ line between): the rule, the request, and a
-        // curl that reproduces it.
-        const lines = String.raw`((?!⎯).*\n)*?`
-        expect(result.stderr).toMatch(
+        // The failed rules first, each once with its count and first failure (request, curl); then each
+        // failed check's whole report, in one piece: the rule, the request, a curl that reproduces it.
+        const [summary = '', details = ''] = result.stdout.split(/^Failed checks \(\d+\), each with its report:$/m)
+        expect(summary).toMatch(/^Failed rules \(\d+\), each with its first failure:$/m)
+        // The check's own rule names the failure (a 401 without its header), the response-level check's after it.
+        const rules = summary.split('\n').filter((line) => line.startsWith('  ✗ '))
+        const about401 = rules.filter((line) => /A 401 carries WWW-Authenticate: Bearer/.test(line))
+        expect(about401, summary).toHaveLength(1)
+        expect(about401[0]).toMatch(/^ {2}✗ \[scenario\] A 401 carries WWW-Authenticate: Bearer.*: [1-9]\d* checks?$/)
+        expect(summary).toMatch(/Reproduce: curl -i -X \w+ /)
+        const lines = String.raw`(.*\n)*?`
+        expect(details).toMatch(
           new RegExp(
             [
-              String.raw`FAIL .*\[core\] a missing Authorization header is a 401 with WWW-Authenticate: Bearer\n`,
-              String.raw`${lines}\[www-authenticate-on-401\] A 401 carries WWW-Authenticate: Bearer.*\n`,
-              String.raw`${lines}Request: +GET ${server.url}/api/users/me \(getCurrentUser\)\n`,
-              String.raw`${lines}Reproduce: curl -i -X GET ${server.url}/api/users/me\n`,
+              String.raw`✗ a request without a valid Bearer token is a 401 > \[core\] a missing Authorization header is a 401 with WWW-Authenticate: Bearer\n`,
+              String.raw` +\[scenario\] A 401 carries WWW-Authenticate: Bearer.*\n`,
+              String.raw`${lines} +\[www-authenticate-on-401\] A 401 carries WWW-Authenticate: Bearer.*\n`,
+              String.raw`${lines} +Request: +GET ${server.url}/api/users/me \(getCurrentUser\)\n`,
+              String.raw`${lines} +Reproduce: curl -i -X GET ${server.url}/api/users/me\n`,
             ].join(''),
           ),
         )
+        // The totals again under the reports, where a terminal leaves the reader.
+        expect(result.stdout.trimEnd()).toMatch(
+          /\d+ checks passed, [1-9]\d* failed, \d+ skipped\. \(failed rules above\)$/,
+        )
         expect(await readFile(join(directory, 'broken.xml'), 'utf8')).toContain('<failure')
+      } finally {
+        await server.close()
+      }
+    },
+    SUITE_RUN_MS,
+  )
+
+  test(
+    '--run-timeout: no check starts once the run has passed it, those left count as not run, and the run fails (exit 1)',
+    async () => {
+      // Every answer takes 150 ms: a whole run takes a minute, far past a run timeout of 3 s.
+      const server = await startServer({ latencyMs: 150 })
+      try {
+        const target = await writeTemp('json', JSON.stringify(server.target))
+        const started = Date.now()
+        const result = await verify(['--target', target, '--run-timeout', '3'])
+        expect(result.exitCode, result.all).toBe(1)
+        // The check running at the deadline ends within its own limits (seconds, not the whole run).
+        expect(Date.now() - started).toBeLessThan(40_000)
+        const totals = /(\d+) checks passed, (\d+) failed, (\d+) skipped, (\d+) not run \((\d+) checks\)\./.exec(
+          result.stdout,
+        )
+        expect(totals, result.stdout).not.toBeNull()
+        const [passed = 0, failed = 0, skipped = 0, notRun = 0, all = -1] = (totals ?? []).slice(1).map(Number)
+        expect(notRun).toBeGreaterThan(100)
+        expect(passed + failed + skipped + notRun).toBe(all)
+        expect(result.stdout).toContain('not run: the run passed its --run-timeout')
+        expect(result.stderr).toMatch(/the run passed --run-timeout \(3 s\): \d+ checks did not run, so the run fails/)
       } finally {
         await server.close()
       }

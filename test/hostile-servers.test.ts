@@ -434,7 +434,7 @@ describe('--timeout and --control-token', () => {
     ['fuzz', FUZZ_USAGE],
     ['gate', GATE_USAGE],
   ])('%s --help documents both, and what counts as unreachable', (_command, usage) => {
-    expect(usage).toMatch(/--timeout MS +Per request/)
+    expect(usage).toMatch(/--request-timeout MS\s+Per request/)
     expect(usage).toMatch(/--control-token T +With --base-url/)
     expect(usage).toContain('USERS_API_KIT_CONTROL_TOKEN')
     // Where a server that hangs on the first request stands: broken (1), not unreachable (2).

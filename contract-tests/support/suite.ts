@@ -1,4 +1,6 @@
-import { onTestFinished, type TestContext } from 'vitest'
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { onTestFinished, test as vitestTest, type TestContext, type TestOptions } from 'vitest'
+import type { Finding } from '../../src/contract/contract-violation.js'
 import { ContractClient, type SendOptions } from '../../src/contract/contract-client.js'
 import type { Exchange } from '../../src/contract/exchange.js'
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../../src/contract/response-limits.js'
@@ -10,6 +12,7 @@ import { RESPONSE_CHECKS } from '../checks/index.js'
 import { SUITE_ENV } from '../../src/contract/suite-env.js'
 import { DISPOSABLE_SLOTS, DISPOSABLE_USERS_NEEDED } from '../../src/contract/disposable-slots.js'
 import { chosenSkipReason } from '../../src/contract/skip-reasons.js'
+import { ContractViolation } from '../../src/contract/contract-violation.js'
 
 /**
  * What every scenario of the contract suite shares: the target, the document, and the client that
@@ -22,6 +25,8 @@ export interface Suite {
   client: ContractClient
   layer: SuiteLayer
   readOnly: boolean
+  /** How long a request may take, to the answer's last byte (`--request-timeout`). */
+  requestTimeoutMs: number
 }
 
 async function openSuite(): Promise<Suite> {
@@ -43,7 +48,7 @@ async function openSuite(): Promise<Suite> {
     maxResponseBytes,
     report,
   })
-  return { target, spec, client, layer, readOnly: process.env[SUITE_ENV.readOnly] === '1' }
+  return { target, spec, client, layer, readOnly: process.env[SUITE_ENV.readOnly] === '1', requestTimeoutMs: timeoutMs }
 }
 
 export const suite: Suite = await openSuite()
@@ -53,11 +58,83 @@ export type Sender = ActorName | DisposableUser | { token: string } | null
 
 export type Request = Omit<SendOptions, 'token'> & { as: Sender }
 
-/** Sends a request as someone; every response-level check runs on the answer. */
+/**
+ * What the response-level checks found on the exchanges of the check running, held until the check's
+ * own rule has spoken: a 200 where a 401 was due says so first, and a schema mismatch of that 200 second.
+ */
+const heldFindings = new AsyncLocalStorage<Map<Exchange, Finding[]>>()
+
+/**
+ * A check of the contract suite: vitest's `test`, whose exchanges' response-level findings are reported
+ * after the check's own rule. Every file of the suite declares its checks with it.
+ *
+ * @example
+ * test('[core] an unknown token is a 401', covers('§2.unknown-token'), async () => { … })
+ */
+export function test(name: string, options: TestOptions, body: (context: TestContext) => Promise<unknown>): void
+export function test(name: string, body: (context: TestContext) => Promise<unknown>): void
+export function test(
+  name: string,
+  options: TestOptions | ((context: TestContext) => Promise<unknown>),
+  body?: (context: TestContext) => Promise<unknown>,
+): void {
+  const [settings, check] = typeof options === 'function' ? [{}, options] : [options, body]
+  if (!check) throw new Error(`The check "${name}" has no body.`)
+  vitestTest(name, settings, async (context) => {
+    const held = new Map<Exchange, Finding[]>()
+    try {
+      await heldFindings.run(held, () => check(context))
+    } catch (error) {
+      throw withHeldFindings(error, held)
+    }
+    const [first] = held
+    if (first) throw suite.client.violation([...first[1], ...othersHeld(held, first[0])], first[0])
+  })
+}
+
+/**
+ * A failed check's report, with what the response-level checks found on its answers after it; any other
+ * error (a body that was not what the check could read) gives way to those findings, which explain it.
+ */
+function withHeldFindings(error: unknown, held: Map<Exchange, Finding[]>): unknown {
+  const [first] = held
+  if (!first) return error
+  if (!(error instanceof ContractViolation)) {
+    return isSkip(error) ? error : suite.client.violation([...first[1], ...othersHeld(held, first[0])], first[0])
+  }
+  const findings = [...held].flatMap(([, found]) => found)
+  const also = findings.map((finding) => `[${finding.check}] ${finding.rule}`)
+  error.message += `\n\nThe answers of this check also broke: ${[...new Set(also)].join('; ')}`
+  error.stack = `${error.name}: ${error.message}`
+  return error
+}
+
+/** vitest's `context.skip()` throws to stop a check: a skip is not a failure to explain. */
+function isSkip(error: unknown): boolean {
+  return (error as { code?: unknown } | undefined)?.code === 'VITEST_PENDING'
+}
+
+/** A note of the findings on other exchanges than `first`, when there are some. */
+function othersHeld(held: Map<Exchange, Finding[]>, first: Exchange): Finding[] {
+  const others = [...held].filter(([exchange]) => exchange !== first).flatMap(([, found]) => found)
+  if (others.length === 0) return []
+  const rules = [...new Set(others.map((finding) => `[${finding.check}] ${finding.rule}`))]
+  return [{ check: 'also', rule: `${others.length} more on other answers of this check`, message: rules.join('\n') }]
+}
+
+/**
+ * Sends a request as someone; every response-level check runs on the answer. Inside a check, what they
+ * find is reported when the check ends, after its own rule; elsewhere (hooks, the webhook receiver) at once.
+ */
 export async function send({ as, ...options }: Request): Promise<Exchange> {
   const token = as === null ? undefined : typeof as === 'string' ? suite.target.actors[as]?.token : as.token
   if (as !== null && token === undefined) throw new Error(`No token for ${JSON.stringify(as)}: call needActor first.`)
-  return suite.client.send(token === undefined ? options : { ...options, token })
+  const request = token === undefined ? options : { ...options, token }
+  const held = heldFindings.getStore()
+  if (!held) return suite.client.send(request)
+  const { exchange, findings } = await suite.client.sendAndCheck(request)
+  if (findings.length > 0) held.set(exchange, findings)
+  return exchange
 }
 
 /** The actor's token, or the check is skipped, saying which actor the target lacks. */
@@ -114,6 +191,10 @@ export function expectRule(exchange: Exchange, holds: boolean, rule: string, mes
   if (!holds) fail(exchange, rule, message)
 }
 
+/** The check's rule first, then what the response-level checks found on the same answer. */
 function fail(exchange: Exchange, rule: string, message: string): never {
-  throw suite.client.violation([{ check: 'scenario', rule, message }], exchange)
+  const held = heldFindings.getStore()
+  const found = held?.get(exchange) ?? []
+  held?.delete(exchange)
+  throw suite.client.violation([{ check: 'scenario', rule, message }, ...found], exchange)
 }

@@ -45,7 +45,7 @@ Usage:
                          never cleaned up)
   --junit FILE           Write a JUnit XML report (for CI)
   --schemathesis PATH    The st executable (else SCHEMATHESIS_BIN, the kit's .venv, st on PATH)
-  --timeout MS           Per request, to the answer's last byte (default 10000)
+  --request-timeout MS   Per request, to the answer's last byte (default 10000; or --timeout)
   --max-response-bytes N Per answer, after decompression (default 1048576, 1 MiB)
   --show-secrets         Tokens as they are in Schemathesis's output and reports (else [Filtered])
   --control-token T      With --base-url, for a mock started with one (else USERS_API_KIT_CONTROL_TOKEN)
@@ -53,11 +53,11 @@ Usage:
 
 Safety: the owner's token is sent; writes reach only the target's disposable users (see
 src/fuzz/schemathesis-hooks.py). Redirects are never followed: a 3xx is a finding. Schemathesis
-reaches the target through the kit's guard, which holds every answer to --timeout and
+reaches the target through the kit's guard, which holds every answer to --request-timeout and
 --max-response-bytes and refuses JSON nested over 64 levels: each refusal is an error that says so.
 Schemathesis's output is passed through as plain text, its control characters escaped.
 Exit codes: 0 no findings, 1 findings, 2 could not run. Could not run (2) includes a target that
-accepts no connection (refused, unknown host, no TCP connection within --timeout); one that accepts
+accepts no connection (refused, unknown host, no TCP connection within --request-timeout); one that accepts
 connections and then hangs, resets them or answers something other than HTTP is fuzzed, and its
 errors are findings (1).`
 

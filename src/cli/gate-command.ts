@@ -38,7 +38,8 @@ Usage:
   --workers N            Concurrent Schemathesis workers
   --read-only            Nothing is written, by either (no disposable users needed)
   --schemathesis PATH    The st executable (else SCHEMATHESIS_BIN, the kit's .venv, st on PATH)
-  --timeout MS           Per request, to the answer's last byte, for both (default 10000)
+  --request-timeout MS   Per request, to the answer's last byte, for both (default 10000; or --timeout)
+  --run-timeout S        verify's whole run (default 900): no check starts after it, and it fails
   --max-response-bytes N Per answer, after decompression, for both (default 1048576, 1 MiB)
   --show-secrets         Tokens as they are in both reports (else Bearer *** and [Filtered])
   --control-token T      With --base-url, for a mock started with one (else USERS_API_KIT_CONTROL_TOKEN)

@@ -30,7 +30,7 @@ Usage: users-api-kit mock [options]
   --webhook-secret S  The whsec_ secret they are signed with (or set USERS_API_KIT_WEBHOOK_SECRET;
                       default: a new one, printed at start)
   --webhook-retry-delays LIST
-                      Waits before each retry of a failed delivery (default 500ms,2s,8s,30s)
+                      Waits before each retry of a failed delivery (default 500ms,1s,2s,5s,15s,60s)
   --log-level LEVEL   debug, info (default: one line a request), warn, error or silent
   --quiet             No request logs: --log-level warn (the banner and warnings stay)
   -h, --help          This help

@@ -7,7 +7,10 @@ export const TARGET_OPTIONS = {
   'base-url': { type: 'string' },
   'control-token': { type: 'string' },
   spec: { type: 'string' },
+  'request-timeout': { type: 'string' },
+  /** The earlier name of --request-timeout, still accepted. */
   timeout: { type: 'string' },
+  'run-timeout': { type: 'string' },
   'max-response-bytes': { type: 'string' },
   'show-secrets': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -20,8 +23,14 @@ const MAX_TIMEOUT_MS = 300_000
 const MIN_RESPONSE_BYTES = 1024
 const MAX_RESPONSE_BYTES = 1024 * 1024 * 1024
 
-/** Per request, when --timeout is not given. */
+/** Per request, when --request-timeout is not given. */
 export const DEFAULT_TIMEOUT_MS = 10_000
+
+/** The whole run of the contract suite, when --run-timeout is not given: a run against the mock takes seconds. */
+export const DEFAULT_RUN_TIMEOUT_S = 900
+
+/** --run-timeout: at most a day, in seconds. */
+const MAX_RUN_TIMEOUT_S = 86_400
 
 /** Where --control-token is read from when the flag is not given (the mock reads the same variable). */
 export const CONTROL_TOKEN_ENV = 'USERS_API_KIT_CONTROL_TOKEN'
@@ -42,7 +51,9 @@ interface TargetValues {
   'base-url'?: string
   'control-token'?: string
   spec?: string
+  'request-timeout'?: string
   timeout?: string
+  'run-timeout'?: string
   'max-response-bytes'?: string
   'show-secrets'?: boolean
   help?: boolean
@@ -60,21 +71,30 @@ interface FuzzValues {
 
 /**
  * The target flags; the control token falls back to USERS_API_KIT_CONTROL_TOKEN. Every answer is read
- * within --timeout (the whole exchange) and --max-response-bytes (after decompression).
+ * within --request-timeout (the whole exchange; --timeout is its earlier name) and --max-response-bytes
+ * (after decompression); the suite's whole run within --run-timeout.
  *
- * @throws Error unless exactly one of --target and --base-url is given (or --help), or for a bad --timeout.
+ * @throws Error unless exactly one of --target and --base-url is given (or --help), or for a bad timeout.
  */
 export function readTargetOptions(values: TargetValues, env: Record<string, string | undefined> = process.env) {
   if (!values.help && !values.target === !values['base-url']) {
     throw new Error('give exactly one of --target FILE and --base-url URL.')
   }
+  if (values.timeout !== undefined && values['request-timeout'] !== undefined) {
+    throw new Error('give --request-timeout or its earlier name --timeout, not both.')
+  }
+  const [timeoutFlag, timeout] =
+    values.timeout !== undefined ? ['--timeout', values.timeout] : ['--request-timeout', values['request-timeout']]
   return {
     help: values.help ?? false,
     targetFile: values.target,
     baseUrl: values['base-url'],
     controlToken: values['control-token'] ?? (env[CONTROL_TOKEN_ENV] || undefined),
     spec: values.spec,
-    timeoutMs: parseIntegerOption('--timeout', values.timeout, 1, MAX_TIMEOUT_MS) ?? DEFAULT_TIMEOUT_MS,
+    timeoutMs: parseIntegerOption(timeoutFlag, timeout, 1, MAX_TIMEOUT_MS) ?? DEFAULT_TIMEOUT_MS,
+    runTimeoutMs:
+      (parseIntegerOption('--run-timeout', values['run-timeout'], 1, MAX_RUN_TIMEOUT_S) ?? DEFAULT_RUN_TIMEOUT_S) *
+      1000,
     maxResponseBytes:
       parseIntegerOption(
         '--max-response-bytes',

@@ -3,7 +3,8 @@ import { isAppError } from '../errors.js'
 import { escapeControlCharacters } from '../contract/escape-control-characters.js'
 import { assertReachable, resolveTarget } from '../contract/resolve-target.js'
 import { runSuite, type SuiteOutcome } from '../contract/run-suite.js'
-import { isChosenSkip, NOT_RUN_REASON, withoutChoiceMark } from '../contract/skip-reasons.js'
+import { isChosenSkip, NOT_RUN_REASON, RUN_TIMEOUT_REASON, withoutChoiceMark } from '../contract/skip-reasons.js'
+import { formatFailures } from '../contract/summarize-failures.js'
 import type { Target } from '../contract/target.js'
 import { listTargetTokens } from '../contract/target-tokens.js'
 import { writeHtmlReport } from '../contract/write-html-report.js'
@@ -34,8 +35,12 @@ Usage:
                      section, failures with their exchange and curl, filters; opens offline
   --grep PATTERN     Only checks whose name matches PATTERN
   --bail             Stop at the first failed check; the checks after it are counted as not run
-  --timeout MS       Per request, to the answer's last byte (default 10000). After 3 timeouts in a
-                     row nothing more is sent: the remaining checks fail at once, saying why
+  --request-timeout MS
+                     Per request, to the answer's last byte (default 10000; --timeout is its earlier
+                     name). A request past it fails its check, with the request and the time it took;
+                     after 3 timeouts in a row nothing more is sent: the remaining checks fail at once
+  --run-timeout S    The whole run (default 900 s): no check starts after it, those left are counted
+                     as not run, and the run fails (exit 1)
   --max-response-bytes N
                      Per answer, after decompression (default 1048576, 1 MiB): a longer one is
                      read no further and fails its check, saying so
@@ -46,7 +51,7 @@ Usage:
 Exit codes: 0 every check passed, 1 a check failed (or, with --strict, was skipped for a lack),
 2 the run could not start.
 Unreachable (2): nothing accepts a connection (refused, unknown host, no TCP connection within
---timeout). Broken (1): the target accepts connections but hangs, resets them, answers bytes that
+--request-timeout). Broken (1): the target accepts connections but hangs, resets them, answers bytes that
 are not HTTP, an HTML page or a redirect (never followed); every check fails saying which, and the
 reports are written. A server that accepts the connection and never answers the first request is
 broken, not unreachable; so is one whose answers are endless, oversized, compression bombs or JSON
@@ -93,7 +98,8 @@ export async function runVerify(options: VerifyOptions, given?: Target): Promise
     console.error('users-api-kit verify: no check ran (see the skip reasons above), so nothing was verified.')
   const lacking = options.strict && outcome.lacks.size > 0
   if (lacking && !nothingRan) console.error(formatLacks(outcome.lacks))
-  const exitCode = nothingRan ? 2 : outcome.failed > 0 || lacking ? 1 : 0
+  if (outcome.timedOut) console.error(formatRunTimeout(options.runTimeoutMs, outcome.notRun))
+  const exitCode = nothingRan ? 2 : outcome.failed > 0 || lacking || outcome.timedOut ? 1 : 0
   if (options.html === undefined) return { exitCode, outcome }
   const written = await writeHtml(options, { target, outcome, broken, exitCode })
   return { exitCode: written ? exitCode : 2, outcome }
@@ -111,6 +117,10 @@ function formatLacks(lacks: ReadonlyMap<string, number>): string {
   ].join('\n')
 }
 
+function formatRunTimeout(runTimeoutMs: number, notRun: number): string {
+  return `users-api-kit verify: the run passed --run-timeout (${runTimeoutMs / 1000} s): ${notRun} ${notRun === 1 ? 'check' : 'checks'} did not run, so the run fails. A slow backend may need a longer --run-timeout.`
+}
+
 interface FinishedRun {
   target: Target
   outcome: SuiteOutcome
@@ -123,7 +133,7 @@ async function writeHtml(options: VerifyOptions, { target, outcome, broken, exit
   try {
     if (!options.html || !outcome.results) throw new Error('the suite produced no results.')
     const skipped = [...outcome.skipReasons].map(([reason, count]) => `Skipped ${count}${describeSkip(reason)}`)
-    const notRun = outcome.notRun > 0 ? [`${outcome.notRun} ${NOT_RUN_REASON}`] : []
+    const notRun = outcome.notRun > 0 ? [`${outcome.notRun} ${notRunReason(outcome)}`] : []
     const lacks = options.strict && outcome.lacks.size > 0 ? [formatLacks(outcome.lacks)] : []
     const path = await writeHtmlReport({
       path: options.html,
@@ -192,9 +202,17 @@ function formatSummary(outcome: SuiteOutcome): string {
       : `${passed} checks passed, ${failed} failed, ${skipped} skipped, ${notRun} not run (${passed + failed + skipped + notRun} checks).`
   const lines = [`\nusers-api-kit verify: ${totals}`]
   for (const [reason, count] of outcome.skipReasons) lines.push(`  skipped ${count}${describeSkip(reason)}`)
-  if (notRun > 0) lines.push(`  ${notRun} ${NOT_RUN_REASON}`)
-  if (outcome.failures.length > 0) lines.push('Failed:', ...outcome.failures.map((name) => `  ✗ ${name}`))
+  if (notRun > 0) lines.push(`  ${notRun} ${notRunReason(outcome)}`)
+  // The failed rules first, each once with its first failure; then every failed check's report, and
+  // the totals again under them, where a terminal leaves the reader.
+  if (outcome.failedChecks.length > 0) {
+    lines.push('', ...formatFailures(outcome.failedChecks), `users-api-kit verify: ${totals} (failed rules above)`)
+  }
   return lines.join('\n')
+}
+
+function notRunReason(outcome: SuiteOutcome): string {
+  return outcome.timedOut ? RUN_TIMEOUT_REASON : NOT_RUN_REASON
 }
 
 /** `: reason`, or ` by choice: reason` for a skip the user chose. */

@@ -80,10 +80,21 @@ export class ContractClient {
   }
 
   async send(options: SendOptions): Promise<Exchange> {
-    const exchange = await this.exchange(options)
-    const findings = this.findingsOf(exchange)
+    const { exchange, findings } = await this.sendAndCheck(options)
     if (findings.length > 0) throw this.violation(findings, exchange)
     return exchange
+  }
+
+  /**
+   * Sends a request and runs the response-level checks without throwing what they find: the caller
+   * reports the findings (the contract suite, after the rule its check is about). No answer, and an
+   * answer no check can read (a redirect, an HTML page, one past the limits), still throw at once.
+   */
+  async sendAndCheck(options: SendOptions): Promise<{ exchange: Exchange; findings: Finding[] }> {
+    const exchange = await this.exchange(options)
+    const unusable = findUnusableAnswer(exchange)
+    if (unusable) throw this.violation([unusable], exchange)
+    return { exchange, findings: this.findingsOf(exchange) }
   }
 
   /** A bug report for findings on an exchange, with this run's masking of secrets. */

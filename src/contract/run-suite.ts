@@ -1,9 +1,11 @@
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { JsonTestResults, Vitest } from 'vitest/node'
+import type { JsonTestResults, Reporter, Vitest } from 'vitest/node'
 import { captureJsonReport } from './capture-json-report.js'
 import type { SuiteLayer } from './response-schemas.js'
-import { chosenSkipReason, isChosenSkip, NOT_RUN_REASON } from './skip-reasons.js'
+import { progressReporter } from './progress-reporter.js'
+import { chosenSkipReason, isChosenSkip, isNotRun, RUN_TIMEOUT_REASON } from './skip-reasons.js'
+import type { FailedCheck } from './summarize-failures.js'
 import { SUITE_ENV } from './suite-env.js'
 import type { Target } from './target.js'
 
@@ -12,6 +14,11 @@ export const SUITE_CONFIG_PATH = fileURLToPath(new URL('../../contract-tests/vit
 /** --bail: the checks after the first failure are skipped as not run, so that every check is still counted. */
 const STOP_AFTER_FIRST_FAILURE = fileURLToPath(
   new URL('../../contract-tests/support/stop-after-first-failure.ts', import.meta.url),
+)
+
+/** --run-timeout: no check starts once the run's deadline has passed. */
+const STOP_AT_THE_RUN_DEADLINE = fileURLToPath(
+  new URL('../../contract-tests/support/stop-at-the-run-deadline.ts', import.meta.url),
 )
 
 export interface SuiteRunOptions {
@@ -24,6 +31,8 @@ export interface SuiteRunOptions {
   grep?: string
   bail: boolean
   timeoutMs: number
+  /** The whole run's deadline, from its start (--run-timeout). */
+  runTimeoutMs: number
   maxResponseBytes: number
   /** Tokens in reports as they are, not `***`. */
   showSecrets: boolean
@@ -43,6 +52,10 @@ export interface SuiteOutcome {
   lacks: Map<string, number>
   /** The failed checks' full names; a check that never ran because its file stopped is one of them. */
   failures: string[]
+  /** The failed checks with what each said, in the order they ran. */
+  failedChecks: FailedCheck[]
+  /** Whether the run passed its --run-timeout (its remaining checks are counted in `notRun`). */
+  timedOut: boolean
   /** Why each skipped check was skipped, by its `checkKey`: vitest's JSON report leaves the reason out. */
   skipNotes: Map<string, string>
   /** vitest's JSON results of this run, when `keepResults`. */
@@ -71,6 +84,7 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteOutcome> 
     [SUITE_ENV.timeoutMs]: String(options.timeoutMs),
     [SUITE_ENV.maxResponseBytes]: String(options.maxResponseBytes),
     [SUITE_ENV.showSecrets]: options.showSecrets ? '1' : '',
+    [SUITE_ENV.runDeadline]: String(Date.now() + options.runTimeoutMs),
     ...(options.spec ? { [SUITE_ENV.spec]: options.spec } : {}),
   }
   Object.assign(process.env, settings)
@@ -83,7 +97,8 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteOutcome> 
 
 async function startSuite(options: SuiteRunOptions): Promise<SuiteOutcome> {
   const { startVitest } = await import('vitest/node')
-  const reporters: Array<string | [string, Record<string, unknown>]> = ['default']
+  // One line a file while it runs; the failures, by rule first, once it is over (verify-command.ts).
+  const reporters: Array<string | [string, Record<string, unknown>] | Reporter> = [progressReporter()]
   // vitest resolves report paths against the suite's root (contract-tests/): the user means their cwd.
   if (options.junit)
     reporters.push(['junit', { outputFile: resolve(options.junit), suiteName: 'users-api-kit verify' }])
@@ -101,7 +116,7 @@ async function startSuite(options: SuiteRunOptions): Promise<SuiteOutcome> {
     ...(namePatterns.length > 0
       ? { testNamePattern: namePatterns.map((pattern) => `(?=.*(?:${pattern}))`).join('') }
       : {}),
-    ...(options.bail ? { setupFiles: [STOP_AFTER_FIRST_FAILURE] } : {}),
+    setupFiles: [STOP_AT_THE_RUN_DEADLINE, ...(options.bail ? [STOP_AFTER_FIRST_FAILURE] : [])],
     // A check sends a few requests in a row, each allowed the whole --timeout (the client stops sending
     // after 3 timeouts in a row): the request's timeout, which says what happened, must come first.
     ...testTimeouts(options.timeoutMs),
@@ -134,28 +149,34 @@ function summarize(modules: TestModules): SuiteOutcome {
     skipReasons: new Map(),
     lacks: new Map(),
     failures: [],
+    failedChecks: [],
+    timedOut: false,
     skipNotes: new Map(),
   }
+  const fail = (name: string, message: string): void => {
+    outcome.failed += 1
+    outcome.failures.push(name)
+    outcome.failedChecks.push({ name, message })
+  }
   for (const module of modules) {
+    const moduleErrors = module.errors().map((error) => error.message)
     if (module.state() === 'failed' && [...module.children.allTests()].length === 0) {
-      outcome.failed += 1
-      outcome.failures.push(`${module.moduleId} (could not run)`)
+      fail(`${module.moduleId} (could not run)`, moduleErrors.join('\n') || 'the file could not run')
     }
     for (const test of module.children.allTests()) {
       const result = test.result()
       if (result.state === 'passed') outcome.passed += 1
       else if (result.state === 'failed') {
-        outcome.failed += 1
-        outcome.failures.push(test.fullName)
+        fail(test.fullName, result.errors[0]?.message ?? 'failed without a message')
       } else if (result.state === 'skipped' && result.note === undefined && test.options.mode !== 'skip') {
-        // Skipped without a word, though selected: a hook of its file failed first (vitest says so above).
-        outcome.failed += 1
-        outcome.failures.push(`${test.fullName} (${HOOK_FAILED})`)
+        // Skipped without a word, though selected: a hook of its file failed first.
+        fail(`${test.fullName} (${HOOK_FAILED})`, moduleErrors.join('\n') || HOOK_FAILED)
       } else if (result.state === 'skipped') {
         const reason = result.note ?? NOT_SELECTED_REASON
         outcome.skipNotes.set(checkKey(module.moduleId, test.fullName), reason)
-        if (reason === NOT_RUN_REASON) {
+        if (isNotRun(reason)) {
           outcome.notRun += 1
+          if (reason === RUN_TIMEOUT_REASON) outcome.timedOut = true
           continue
         }
         outcome.skipped += 1
@@ -163,8 +184,10 @@ function summarize(modules: TestModules): SuiteOutcome {
         if (!isChosenSkip(reason)) addOne(outcome.lacks, reason)
       } else {
         // Collected and never finished: its file stopped (a crashed worker). Counted, so the totals add up.
-        outcome.failed += 1
-        outcome.failures.push(`${test.fullName} (did not run: its test file stopped)`)
+        fail(
+          `${test.fullName} (did not run: its test file stopped)`,
+          moduleErrors.join('\n') || 'its test file stopped',
+        )
       }
     }
   }

@@ -9,6 +9,14 @@ export const CHOSEN_SKIP_PREFIX = 'by choice: '
 /** Why the checks after the first failure did not run under `--bail`: neither a choice nor a lack. */
 export const NOT_RUN_REASON = 'not run: --bail stopped the run at the first failed check'
 
+/** Why the checks after `--run-timeout` did not run: the run fails for it. */
+export const RUN_TIMEOUT_REASON = 'not run: the run passed its --run-timeout'
+
+/** Whether a skip reason says the check was never run (`--bail`, `--run-timeout`): counted apart. */
+export function isNotRun(reason: string): boolean {
+  return reason === NOT_RUN_REASON || reason === RUN_TIMEOUT_REASON
+}
+
 /**
  * A skip reason marked as the user's choice.
  *

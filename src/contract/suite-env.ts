@@ -12,4 +12,6 @@ export const SUITE_ENV = {
   timeoutMs: 'USERS_API_KIT_TIMEOUT_MS',
   maxResponseBytes: 'USERS_API_KIT_MAX_RESPONSE_BYTES',
   showSecrets: 'USERS_API_KIT_SHOW_SECRETS',
+  /** When the run must end (--run-timeout), in milliseconds since the epoch. */
+  runDeadline: 'USERS_API_KIT_RUN_DEADLINE',
 } as const
