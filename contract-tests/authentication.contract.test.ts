@@ -1,9 +1,9 @@
-import { describe, test } from 'vitest'
+import { describe } from 'vitest'
 import { ACTOR_ROLES, MEMBER_NAMES, userOf } from './support/api-user.js'
 import { expectUnauthenticated } from './support/expect-unauthenticated.js'
 import { readMe } from './support/read-users.js'
 import { restoreAfter } from './support/restore-user.js'
-import { expectRule, expectStatus, needActor, needDisposable, needWrites, send, suite } from './support/suite.js'
+import { expectRule, expectStatus, needActor, needDisposable, needWrites, send, suite, test } from './support/suite.js'
 import { unknownUserId, userPath } from './support/user-paths.js'
 import { covers } from './support/covers.js'
 
@@ -131,7 +131,13 @@ describe.concurrent("the caller's identity comes from the token alone", () => {
       const exchange = await send({
         as: 'viewer',
         path: '/api/users/me',
-        headers: { 'x-user-id': owner.id, 'x-organization-id': owner.organizationId, 'x-role': owner.role },
+        // Ids are opaque (docs/contract.md §1) and may hold any character: a header carries bytes, so
+        // one that is not ISO-8859-1 goes percent-encoded, as a backend reading such a header would expect.
+        headers: {
+          'x-user-id': asHeader(owner.id),
+          'x-organization-id': asHeader(owner.organizationId),
+          'x-role': owner.role,
+        },
       })
       expectStatus(exchange, 200, 'An active user may call GET /api/users/me (docs/contract.md §2)')
       const me = userOf(exchange)
@@ -222,3 +228,8 @@ describe.concurrent('how the Authorization header is read', () => {
     },
   )
 })
+
+/** A value as a header can carry it: as it is when every character fits a byte, else percent-encoded. */
+function asHeader(value: string): string {
+  return /^[\x20-\x7e]*$/.test(value) ? value : encodeURIComponent(value)
+}

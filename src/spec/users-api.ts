@@ -269,10 +269,10 @@ export interface components {
     Problem: {
       /**
        * Format: uri-reference
-       * @description `about:blank`: the `code` says what went wrong.
+       * @description `about:blank` (what the mock answers: the `code` says what went wrong), or a problem type URI of the implementation's own.
        */
       type: string
-      /** @description The HTTP status's reason phrase. */
+      /** @description With `about:blank`, the HTTP status's reason phrase (RFC 9457 §4.2.1); with a type of one's own, that type's short summary. */
       title: string
       /** Format: int32 */
       status: number
@@ -294,7 +294,7 @@ export interface components {
       detail: string
       /** Format: uri-reference */
       instance?: string
-      /** @description On 400 only. At most 100 issues (the mock lists the first 100, and says in `detail` how many it left out). */
+      /** @description On 400 only. At most 100 issues; when there are more, `detail` says how many (how they are counted is the implementation's choice; the mock lists the first 100). */
       errors?: components['schemas']['ValidationIssue'][]
     }
     ValidationIssue: {

@@ -484,9 +484,12 @@ class Deliverer:
         urls = self.endpoints.get(organization_id, [])
         if not urls:
             return
-        payload = {"type": event_type, "timestamp": event_timestamp(), "data": data}
-        body = to_json_bytes(payload)
         msg_id = str(uuid.uuid4())
+        payload = {"type": event_type, "timestamp": event_timestamp(), "data": data}
+        if self.opts.extra_fields:
+            # Consumers ignore fields they do not know (docs/contract.md §6): the event's id rides along.
+            payload["id"] = msg_id
+        body = to_json_bytes(payload)
         with self.lock:
             for url in urls:
                 key = (url, user_id)
