@@ -1,4 +1,4 @@
-import { describe, test, type TestContext } from 'vitest'
+import { describe, type TestContext } from 'vitest'
 import type { Exchange } from '../src/contract/exchange.js'
 import type { DisposableUser } from '../src/contract/target.js'
 import type { ApiUser } from './support/api-user.js'
@@ -15,6 +15,7 @@ import {
   needDisposable,
   needWrites,
   send,
+  test,
 } from './support/suite.js'
 import { userPath } from './support/user-paths.js'
 

@@ -1,9 +1,10 @@
-import { describe, test, type TestContext } from 'vitest'
-import { ROLES, type ApiUser } from './support/api-user.js'
+import { describe, type TestContext } from 'vitest'
+import { holdsTerm, ROLES, type ApiUser } from './support/api-user.js'
 import { covers } from './support/covers.js'
 import {
   comparable,
   expectExactAnswers,
+  FILTER_RULE,
   expectedFor,
   ids,
   isUsableTerm,
@@ -13,8 +14,9 @@ import {
   termsOf,
   type FilterReading,
 } from './support/exact-filters.js'
-import type { ListQuery } from './support/read-users.js'
-import { expectRule, needActor } from './support/suite.js'
+import { listItems, type ListQuery } from './support/read-users.js'
+import { untilSteady } from './support/until-steady.js'
+import { expectRule, needActor, test } from './support/suite.js'
 
 // CONTRACT §4, both directions: the role filter and the search answer every user who passes them and
 // nobody else, in list order. The expected answer is the whole list filtered here, by the rule; the
@@ -48,6 +50,81 @@ describe('filters answer exactly the users who pass them (docs/contract.md §4)'
     }
   })
 })
+
+describe('a filtered list is paged after it is filtered (docs/contract.md §4)', () => {
+  test(
+    '[core] the first pages of role= and search= at a small limit hold the users who pass, wherever they sit in the whole list',
+    covers('§4.list.role', '§4.list.search'),
+    async (context) => {
+      needActor(context, 'owner')
+      const everyone = (await readOnce(context)).everyone.users
+      // Queries the first user of the whole list does not pass: a backend that cuts a page of the
+      // whole list and then filters it answers none of these users on page 1.
+      const queries = pagedQueries(everyone)
+      if (queries.length === 0) return context.skip('the organization lists too few users to page a filtered list')
+      const read = async () => {
+        const whole = (await readFiltersSteadily(() => [])).everyone.users
+        const pages = await Promise.all(
+          queries.flatMap((query) =>
+            [1, 2].map(async (page) => ({ query, page, ...(await listItems('owner', { ...query, page })) })),
+          ),
+        )
+        return { whole, pages }
+      }
+      const found = await untilSteady(read, ({ whole, pages }) => pages.every((page) => isExactPage(whole, page)))
+      for (const page of found.pages) {
+        const expected = pageOf(found.whole, page)
+        const received = ids(page.items)
+        expectRule(
+          page.exchange,
+          isExactPage(found.whole, page),
+          `${FILTER_RULE}; a filtered list is paged after filtering, in the order of the whole list`,
+          `Query: ${JSON.stringify(page.query)}, page ${page.page}\nReceived: [${received.join(', ')}]\nExpected: [${expected.join(', ')}] (the whole list filtered, then cut into pages of ${String(page.query.limit)})`,
+        )
+      }
+    },
+  )
+})
+
+/** A small limit: the first two pages of a filtered answer. */
+const SMALL_LIMIT = 2
+
+/**
+ * Role filters and search terms (from users of the second half of the whole list) that the first user
+ * of the whole list does not pass, at a limit of 2. A term that a user whose name lower-cases
+ * differently under Unicode's mappings might hold is left out (see hasSpecialCasing).
+ */
+function pagedQueries(users: ApiUser[]): ListQuery[] {
+  const first = users[0]
+  if (!first || users.length < 2 * SMALL_LIMIT + 1) return []
+  const later = comparable(users.slice(Math.floor(users.length / 2)))
+  const special = users.filter((user) => comparable([user]).length === 0)
+  const roles = ROLES.filter((role) => role !== first.role && users.some((user) => user.role === role))
+  const terms = [later[0], later.at(-1)]
+    .filter((user) => user !== undefined)
+    .flatMap((user) => [...termsOf(user.name), ...termsOf(user.email.split('@')[0] ?? '')])
+    .filter((term) => !holdsTerm(first, term) && !special.some((user) => mightHold(user, term)))
+  return [...roles.map((role) => ({ role })), ...[...new Set(terms)].slice(0, 3).map((search) => ({ search }))].map(
+    (query) => ({ ...query, limit: SMALL_LIMIT }),
+  )
+}
+
+/** The ids a page of a filtered query should hold: the whole list filtered, then cut into pages. */
+function pageOf(whole: ApiUser[], { query, page }: { query: ListQuery; page: number }): string[] {
+  const limit = Number(query.limit)
+  return ids(expectedFor(whole, query).slice((page - 1) * limit, page * limit))
+}
+
+function isExactPage(whole: ApiUser[], page: { query: ListQuery; page: number; items: ApiUser[] }): boolean {
+  return sameList(ids(page.items), pageOf(whole, page))
+}
+
+/** Whether a user holds the term under any lower-casing: letters compared without their marks. */
+function mightHold(user: ApiUser, term: string): boolean {
+  const loose = (text: string): string =>
+    text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replaceAll('ς', 'σ')
+  return loose(`${user.name}\n${user.email}`).includes(loose(term))
+}
 
 /** One reading for both checks of this file. */
 let reading: Promise<FilterReading> | undefined

@@ -1,10 +1,10 @@
-import { describe, test } from 'vitest'
+import { describe } from 'vitest'
 import { ACTOR_NAMES, type ActorName } from '../src/contract/target.js'
 import { MEMBER_NAMES, userOf } from './support/api-user.js'
 import { expectMethodNotAllowed } from './support/expect-allow.js'
 import { expectProblem, expectValidationProblem } from './support/expect-problem.js'
 import { findUser, listUsers, readMe } from './support/read-users.js'
-import { expectRule, expectStatus, needActor, needDisposable, needWrites, send, suite } from './support/suite.js'
+import { expectRule, expectStatus, needActor, needDisposable, needWrites, send, suite, test } from './support/suite.js'
 import { unknownUserId, userPath } from './support/user-paths.js'
 import { covers } from './support/covers.js'
 

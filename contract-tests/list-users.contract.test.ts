@@ -1,8 +1,8 @@
-import { describe, test } from 'vitest'
+import { describe } from 'vitest'
 import { holdsTerm, itemsOf, ROLES, type ApiUser } from './support/api-user.js'
 import { expectValidationProblem } from './support/expect-problem.js'
 import { isSteadyWalk, listItems, listUsers, readMe, walkUsers, type UserPage } from './support/read-users.js'
-import { expectRule, expectStatus, needActor, send } from './support/suite.js'
+import { expectRule, expectStatus, needActor, send, test } from './support/suite.js'
 import { untilSteady } from './support/until-steady.js'
 import { listPath, randomText, unmatchedSearch } from './support/user-paths.js'
 import type { SentenceId } from './traceability/contract-sentences.js'
@@ -130,9 +130,13 @@ describe.concurrent('values out of range are a 400, never clamped', () => {
     ['role', 'client_viewer'],
     ['role', 'SUPERUSER'],
     ['search', 'x'.repeat(101)],
+    // 101 code points outside the BMP: 202 UTF-16 code units, 404 bytes of UTF-8.
+    ['search', '\u{1D49C}'.repeat(101)],
   ]
   for (const [name, value] of invalid) {
-    const shown = value.length > 20 ? `${value.length} characters` : value
+    const length = [...value].length
+    const shown =
+      length > 20 ? `${length} ${/^[\x20-\x7e]*$/.test(value) ? 'characters' : 'code points outside the BMP'}` : value
     test(
       `[profile] ${name}=${shown} is a 400 that names the query parameter`,
       covers(...outOfRangeSentences(name, value)),
@@ -239,11 +243,19 @@ describe.concurrent('values out of range are a 400, never clamped', () => {
   )
 
   test(
-    '[profile] the bounds themselves are accepted: page=1, limit=1, limit=100, a search of 100 characters',
+    '[profile] the bounds themselves are accepted: page=1, limit=1, limit=100, a search of 100 characters, also outside the BMP',
     covers('§4.list.page', '§4.list.limit', '§4.list.search', '§4.list.out-of-range'),
     async (context) => {
       needActor(context, 'owner')
-      for (const query of [{ page: 1 }, { limit: 1 }, { limit: 100 }, { search: randomText(100) }]) {
+      // Characters are code points (docs/contract.md §4): 100 of them outside the BMP are 200 UTF-16 units.
+      const queries = [
+        { page: 1 },
+        { limit: 1 },
+        { limit: 100 },
+        { search: randomText(100) },
+        { search: '\u{1D49C}'.repeat(100) },
+      ]
+      for (const query of queries) {
         const page = await listUsers('owner', query)
         const limit = 'limit' in query ? query.limit : 20
         expectRule(

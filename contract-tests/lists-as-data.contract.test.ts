@@ -1,4 +1,4 @@
-import { describe, test } from 'vitest'
+import { describe } from 'vitest'
 import type { DisposableUser } from '../src/contract/target.js'
 import { holdsTerm, userOf, type ApiUser, type PageMeta } from './support/api-user.js'
 import { covers } from './support/covers.js'
@@ -6,7 +6,7 @@ import { expectExactAnswers, readFilters, termsOf } from './support/exact-filter
 import { readDisposable } from './support/disposable-user.js'
 import { listUsers, type ListQuery } from './support/read-users.js'
 import { prepareDisposable } from './support/restore-user.js'
-import { expectRule, expectStatus, send } from './support/suite.js'
+import { expectRule, expectStatus, send, test } from './support/suite.js'
 import { untilSteady } from './support/until-steady.js'
 import { randomText, userPath } from './support/user-paths.js'
 

@@ -1,4 +1,4 @@
-import { describe, test, type TestContext } from 'vitest'
+import { describe, type TestContext } from 'vitest'
 import type { Exchange } from '../src/contract/exchange.js'
 import type { ActorName } from '../src/contract/target.js'
 import { BODY_LIMIT, bodyOfSize } from './support/body-of-size.js'
@@ -6,7 +6,7 @@ import { covers } from './support/covers.js'
 import { expectProblem } from './support/expect-problem.js'
 import { expectUnauthenticated } from './support/expect-unauthenticated.js'
 import { findUser, readMe } from './support/read-users.js'
-import { needActor, needDisposable, needWrites, send, type Request } from './support/suite.js'
+import { needActor, needDisposable, needWrites, send, type Request, test } from './support/suite.js'
 import { unknownUserId, userPath } from './support/user-paths.js'
 import type { SentenceId } from './traceability/contract-sentences.js'
 
@@ -47,6 +47,8 @@ interface OrderCase {
   /** Who sends it; 'disposable' is update-user's disposable user (for DELETE /api/users/me). */
   as: ActorName | 'disposable' | null
   request: () => Omit<Request, 'as'>
+  /** A 401 for a non-empty token, refused: WWW-Authenticate says error="invalid_token" (docs/contract.md §2). */
+  invalidToken?: boolean
 }
 
 /** A path to an id that names nobody: nothing can change, whatever the backend does. */
@@ -73,6 +75,13 @@ const UNDOCUMENTED_METHODS: Array<{ method: string; path: () => string; as: Orde
   { method: 'POST', path: () => '/api/users/me', as: 'viewer' },
 ]
 
+/** Credentials that are a 401 besides a missing header: another scheme, an empty token, an unknown one. */
+const REFUSED_CREDENTIALS = [
+  { what: 'a Basic scheme', authorization: 'Basic dXNlcjpwYXNzd29yZA==', invalidToken: false },
+  { what: 'an empty Bearer token', authorization: 'Bearer ', invalidToken: false },
+  { what: 'an unknown token', authorization: 'Bearer unknown-token-of-nobody', invalidToken: true },
+]
+
 /** How a title names a route: ids as {id}. */
 const nameRoute = (method: string, path: () => string): string => {
   const shown = path()
@@ -90,6 +99,14 @@ const CASES: OrderCase[] = [
     route: nameRoute(method, path), breaks: 'no token, a method the path does not answer', proves: ['§3.order.401-before-route'],
     expected: UNAUTHENTICATED, as: null, request: () => ({ method, path: path() }),
   })),
+
+  // Step 1 (401) before step 2, for every kind of 401 (docs/contract.md §2), not only a missing header.
+  ...REFUSED_CREDENTIALS.flatMap(({ what, authorization, invalidToken }): OrderCase[] => [
+    { route: 'GET /api/nothing', breaks: `${what}, an unknown route`, proves: ['§3.order.401-before-route'],
+      expected: UNAUTHENTICATED, as: null, invalidToken, request: () => ({ path: '/api/nothing', headers: { authorization } }) },
+    { route: 'PUT /api/users/{id}', breaks: `${what}, a method the path does not answer`, proves: ['§3.order.401-before-route'],
+      expected: UNAUTHENTICATED, as: null, invalidToken, request: () => ({ method: 'PUT', path: unknownIdPath(), headers: { authorization } }) },
+  ]),
 
   // Step 2 (404, 405) before step 3 (413).
   ...UNKNOWN_ROUTES.map(({ route, path }): OrderCase => ({
@@ -157,6 +174,18 @@ const CASES: OrderCase[] = [
     expected: NO_USER, as: 'admin', request: () => ({ method: 'PATCH', path: unknownIdPath(), json: { role: 'CLIENT_OWNER' } }) },
   { route: 'DELETE /api/users/{id}', breaks: 'a bot deleting, an id that names nobody', proves: ['§3.order.404-before-403'],
     expected: NO_USER, as: 'bot', request: () => ({ method: 'DELETE', path: unknownIdPath() }) },
+  { route: 'DELETE /api/users/{id}', breaks: 'a viewer deleting, an id that names nobody', proves: ['§3.order.404-before-403'],
+    expected: NO_USER, as: 'viewer', request: () => ({ method: 'DELETE', path: unknownIdPath() }) },
+  { route: 'PATCH /api/users/{id}', breaks: 'a bot setting a status, an id that names nobody', proves: ['§3.order.404-before-403'],
+    expected: NO_USER, as: 'bot', request: () => ({ method: 'PATCH', path: unknownIdPath(), json: { status: 'SUSPENDED' } }) },
+
+  // Step 5 (400) before step 6 (404), with other bodies than an unknown key.
+  { route: 'PATCH /api/users/{id}', breaks: 'a body that is not JSON, an id that names nobody', proves: ['§3.order.400-before-404'],
+    expected: INVALID, as: 'owner', request: () => ({ method: 'PATCH', path: unknownIdPath(), body: '{"name":', headers: JSON_TYPE }) },
+  { route: 'PATCH /api/users/{id}', breaks: 'a null name, an id that names nobody', proves: ['§3.order.400-before-404'],
+    expected: INVALID, as: 'owner', request: () => ({ method: 'PATCH', path: unknownIdPath(), json: { name: null } }) },
+  { route: 'PATCH /api/users/{id}', breaks: 'no body at all, an id that names nobody', proves: ['§3.order.400-before-404'],
+    expected: INVALID, as: 'owner', request: () => ({ method: 'PATCH', path: unknownIdPath(), headers: JSON_TYPE }) },
 ]
 
 describe.concurrent('the order of checks, pair by pair, on every route (docs/contract.md §3)', () => {
@@ -165,7 +194,7 @@ describe.concurrent('the order of checks, pair by pair, on every route (docs/con
     test(title, covers('§3.order', ...check.proves), async (context) => {
       const exchange = await sendAs(context, check)
       const rule = `The order of checks: ${check.breaks} gets ${check.expected.status} (docs/contract.md §3)`
-      if (check.expected.status === 401) expectUnauthenticated(exchange, false, rule)
+      if (check.expected.status === 401) expectUnauthenticated(exchange, check.invalidToken === true, rule)
       expectProblem(exchange, check.expected.status, check.expected.code, rule)
     })
   }
@@ -187,31 +216,80 @@ describe.concurrent('the order of checks, pair by pair, on every route (docs/con
     },
   )
 
-  // Step 7 (403) before step 8 (409): the state rule needs an INVITED user, which a target may not have.
-  // A viewer may change nobody's status: a backend that checked the state first would answer 409.
   test(
-    "[profile] PATCH /api/users/{id}: a viewer setting an INVITED user's status is a 403",
-    covers('§3.order', '§3.order.403-before-409'),
+    '[profile] PATCH /api/users/{id}: a viewer renaming the outsider (to their own name) is a 404',
+    covers('§3.order', '§3.order.404-before-403', '§3.other-organization'),
     async (context) => {
-      needWrites(context)
       needActor(context, 'viewer')
-      needActor(context, 'owner')
-      const invited = await findUser((user) => user.status === 'INVITED')
-      if (!invited) return context.skip('the organization lists no INVITED user')
+      needActor(context, 'outsider')
+      const outsider = await readMe('outsider')
+      // The outsider's own name: even a backend that wrongly accepted it would change nothing.
       const exchange = await send({
         as: 'viewer',
         method: 'PATCH',
-        path: userPath(invited.id),
-        json: { status: 'SUSPENDED' },
+        path: userPath(outsider.id),
+        json: { name: outsider.name },
       })
       expectProblem(
         exchange,
-        403,
-        'FORBIDDEN',
-        'The order of checks: permission (403) before the state rule (409) (docs/contract.md §3)',
+        404,
+        'USER_NOT_FOUND',
+        'The order of checks: existence (404) before permission (403) (docs/contract.md §3)',
       )
     },
   )
+
+  // Step 7 (403) before step 8 (409): the state rule needs an INVITED user, which a target may not have.
+  // A viewer may change nobody's status: a backend that checked the state first would answer 409.
+  for (const actor of ['viewer', 'bot'] as const)
+    test(
+      `[profile] PATCH /api/users/{id}: a ${actor} setting an INVITED user's status is a 403`,
+      covers('§3.order', '§3.order.403-before-409'),
+      async (context) => {
+        needWrites(context)
+        needActor(context, actor)
+        needActor(context, 'owner')
+        const invited = await findUser((user) => user.status === 'INVITED')
+        if (!invited) return context.skip('the organization lists no INVITED user')
+        const exchange = await send({
+          as: actor,
+          method: 'PATCH',
+          path: userPath(invited.id),
+          json: { status: 'SUSPENDED' },
+        })
+        expectProblem(
+          exchange,
+          403,
+          'FORBIDDEN',
+          'The order of checks: permission (403) before the state rule (409) (docs/contract.md §3)',
+        )
+      },
+    )
+
+  // Step 5 (400) before step 8 (409): a body invalid because of the state rule's own field, or beside it,
+  // sent to an INVITED user (whose status PATCH never changes) by the owner, whom the table allows.
+  for (const [breaks, json] of [
+    ['a status no PATCH may set (INVITED)', { status: 'INVITED' }],
+    ['a status change beside an empty name', { status: 'SUSPENDED', name: '' }],
+  ] as const) {
+    test(
+      `[profile] PATCH /api/users/{id} of an INVITED user: ${breaks} is a 400, not a 409`,
+      covers('§3.order', '§4.patch.status-values', '§4.patch.409'),
+      async (context) => {
+        needWrites(context)
+        needActor(context, 'owner')
+        const invited = await findUser((user) => user.status === 'INVITED')
+        if (!invited) return context.skip('the organization lists no INVITED user')
+        const exchange = await send({ as: 'owner', method: 'PATCH', path: userPath(invited.id), json })
+        expectProblem(
+          exchange,
+          400,
+          'VALIDATION_FAILED',
+          'The order of checks: validation (400) before the state rule (409) (docs/contract.md §3)',
+        )
+      },
+    )
+  }
 
   test(
     '[profile] GET /api/users: no token and an invalid query is a 401',

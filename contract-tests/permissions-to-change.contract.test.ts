@@ -1,11 +1,11 @@
-import { describe, test, type TestContext } from 'vitest'
+import { describe, type TestContext } from 'vitest'
 import type { ActorName, DisposableUser } from '../src/contract/target.js'
 import { MEMBER_NAMES, userOf, type ApiUser, type Role } from './support/api-user.js'
 import { covers } from './support/covers.js'
 import { expectProblem } from './support/expect-problem.js'
 import { readMe, readUser } from './support/read-users.js'
 import { prepareDisposable } from './support/restore-user.js'
-import { expectRule, expectStatus, needActor, needWrites, send } from './support/suite.js'
+import { expectRule, expectStatus, needActor, needWrites, send, test } from './support/suite.js'
 import { userPath } from './support/user-paths.js'
 import type { SentenceId } from './traceability/contract-sentences.js'
 

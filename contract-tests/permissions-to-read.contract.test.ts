@@ -1,8 +1,8 @@
-import { describe, test } from 'vitest'
+import { describe } from 'vitest'
 import { MEMBER_NAMES, userOf } from './support/api-user.js'
 import { expectProblem } from './support/expect-problem.js'
 import { listUsers, readMe } from './support/read-users.js'
-import { expectRule, expectStatus, needActor, send } from './support/suite.js'
+import { expectRule, expectStatus, needActor, send, test } from './support/suite.js'
 import { userPath } from './support/user-paths.js'
 import { covers } from './support/covers.js'
 

@@ -1,7 +1,7 @@
-import { describe, test } from 'vitest'
+import { describe } from 'vitest'
 import { covers } from './support/covers.js'
 import { expectUnauthenticated } from './support/expect-unauthenticated.js'
-import { needActor, send, suite } from './support/suite.js'
+import { needActor, send, suite, test } from './support/suite.js'
 
 // CONTRACT §2, core: the scheme is Bearer, the whole word. A scheme that merely ends in it or begins with
 // it is another scheme: a 401 without error="invalid_token", whatever token follows.

@@ -1,11 +1,11 @@
-import { describe, test, type TestContext } from 'vitest'
+import { describe, type TestContext } from 'vitest'
 import type { DisposableUser } from '../src/contract/target.js'
 import { holdsTerm, ROLES, userOf, type ApiUser, type Role } from './support/api-user.js'
 import { covers } from './support/covers.js'
 import { expectExactAnswers, readFilters, sameList, termsOf } from './support/exact-filters.js'
 import { listUsers, type ListQuery } from './support/read-users.js'
 import { prepareDisposable } from './support/restore-user.js'
-import { expectRule, expectStatus, needActor, send } from './support/suite.js'
+import { expectRule, expectStatus, needActor, send, test } from './support/suite.js'
 import { randomText, userPath } from './support/user-paths.js'
 
 // CONTRACT §4: the list's search and role filter answer the users as they are now, after renames and

@@ -1,9 +1,9 @@
-import { describe, test } from 'vitest'
+import { describe } from 'vitest'
 import { MEMBER_NAMES } from './support/api-user.js'
 import { expectProblem } from './support/expect-problem.js'
 import { listUsers, readMe, walkUsers } from './support/read-users.js'
 import { restoreAfter } from './support/restore-user.js'
-import { expectRule, needActor, needDisposable, needWrites, send, suite } from './support/suite.js'
+import { expectRule, needActor, needDisposable, needWrites, send, suite, test } from './support/suite.js'
 import { unknownUserId, userPath } from './support/user-paths.js'
 import { covers } from './support/covers.js'
 

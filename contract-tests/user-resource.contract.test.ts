@@ -1,9 +1,9 @@
-import { describe, test } from 'vitest'
+import { describe } from 'vitest'
 import type { Exchange } from '../src/contract/exchange.js'
 import { ROLES, type ApiUser } from './support/api-user.js'
 import { covers } from './support/covers.js'
 import { listItems, readMe } from './support/read-users.js'
-import { expectRule, needActor, send, suite } from './support/suite.js'
+import { expectRule, needActor, send, suite, test } from './support/suite.js'
 
 // CONTRACT §1, the User resource, on the users the list answers (read-only). The document's schema is
 // checked on every answer (contract-tests/checks/body-matches-schema.ts); these checks name each rule

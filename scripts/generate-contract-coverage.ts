@@ -25,6 +25,10 @@ export function describeCoverageProblems(coverage: ContractCoverage): string[] {
     ...coverage.uncovered.map((sentence) => `${sentence.id} has no check and no reason why none can prove it`),
     ...coverage.strayTags.map(({ check, tag }) => `${check.file} > ${check.title}: the tag ${tag} names no sentence`),
     ...coverage.coveredWithReason.map((sentence) => `${sentence.id} has checks, and a reason why none can: drop one`),
+    ...coverage.openAsserted.map(
+      ({ sentence, checks }) =>
+        `${sentence.id} is a choice left open, yet ${checks.map((check) => check.title).join('; ')} names it: a check asserts requirements only`,
+    ),
   ]
 }
 

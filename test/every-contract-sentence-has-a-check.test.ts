@@ -5,8 +5,9 @@ import type { ContractSentence } from '../contract-tests/traceability/contract-s
 import { CONTRACT_COVERAGE_PATH } from '../contract-tests/traceability/render-contract-coverage.js'
 import { traceContractCoverage } from '../contract-tests/traceability/trace-contract-coverage.js'
 
-// Traceability (issue 10): every sentence of docs/contract.md §1–§5 is proved by named checks of the
-// contract suite, or says why no check over HTTP can; docs/contract-coverage.md shows the mapping.
+// Traceability: every requirement of docs/contract.md §1–§6 is proved by named checks of the contract
+// suite, or says why no check over HTTP can; a choice the contract leaves open is asserted by none;
+// docs/contract-coverage.md shows the mapping.
 
 describe('the contract suite, sentence by sentence', () => {
   let rendered: Awaited<ReturnType<typeof renderCoveragePage>>
@@ -31,6 +32,11 @@ describe('the mapping itself', () => {
     { id: '§9.tested', text: 'A rule a check proves.' },
     { id: '§9.untested', text: 'A rule nobody checks.' },
     { id: '§9.untestable', text: 'A rule HTTP cannot see.', reason: 'It happens inside the server.' },
+    {
+      id: '§9.open',
+      text: 'A choice left to the implementation.',
+      open: 'Either answer: the mock says one, the other the other.',
+    },
   ]
   const check = (title: string, tags: string[]) => ({ file: 'contract-tests/x.contract.test.ts', title, tags })
 
@@ -52,6 +58,16 @@ describe('the mapping itself', () => {
     ])
     expect(describeCoverageProblems(coverage)).toEqual([
       '§9.untestable has checks, and a reason why none can: drop one',
+    ])
+  })
+
+  test('needs no check for a choice left open, and finds a check that asserts one', () => {
+    const asserted = traceContractCoverage(sentences, [
+      check('proves it', ['§9.tested', '§9.untested']),
+      check('holds one answer', ['§9.open']),
+    ])
+    expect(describeCoverageProblems(asserted)).toEqual([
+      '§9.open is a choice left open, yet holds one answer names it: a check asserts requirements only',
     ])
   })
 })

@@ -43,7 +43,11 @@ const againstFetchHandler = once(async (): Promise<VerifyRun> => {
   const port = await freePort()
   const target = mock.createTarget(server.url, DISPOSABLE)
   const secret = generateWebhookSecret()
-  mock.webhooks.subscribe({ url: `http://127.0.0.1:${port}/`, secret })
+  // For the owner's organization, as docs/contract-suite.md asks: events go to their organization's endpoints.
+  const owner = target.actors.owner?.token ?? ''
+  const me = await fetch(`${server.url}/api/users/me`, { headers: { authorization: `Bearer ${owner}` } })
+  const { organizationId } = ((await me.json()) as { data: { organizationId: string } }).data
+  mock.webhooks.subscribe({ url: `http://127.0.0.1:${port}/`, secret, organizationId })
   try {
     return await runVerify({ ...target, webhooks: { listen: `127.0.0.1:${port}`, secret, retryWithinSeconds: 5 } })
   } finally {

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Webhook } from 'standardwebhooks'
 import type { WebhookReceiverSettings } from '../../src/contract/target.js'
@@ -20,6 +20,14 @@ export interface ReceivedDelivery {
   seen?: unknown
 }
 
+/** Deliveries a check keeps unanswered, to see whether the API's answer waits for them. */
+export interface Hold {
+  /** When each held delivery arrived and when its wait ended (released, timed out, or the sender gave up). */
+  readonly held: Array<{ delivery: ReceivedDelivery; endedAt?: number; endedBy?: 'release' | 'timeout' | 'sender' }>
+  /** Answers every held delivery (2xx) and holds no more. */
+  release(): void
+}
+
 /** What a check asks of deliveries still to come. */
 interface Waiter {
   matches: (delivery: ReceivedDelivery) => boolean
@@ -34,13 +42,15 @@ const MAX_DELIVERIES = 10_000
 /**
  * The suite's webhook receiver (docs/contract.md §6): an HTTP server that verifies every delivery's
  * Standard Webhooks signature with the target's secret (the standardwebhooks library), keeps them for
- * the checks, can refuse chosen first deliveries to see their retry, and looks at the API when an
- * event first arrives (was the change already visible?).
+ * the checks, can refuse chosen deliveries to see their retries or hold them unanswered to see that the
+ * API does not wait for them, and looks at the API when an event first arrives (was the change already
+ * visible?).
  */
 export class WebhookReceiver {
   readonly deliveries: ReceivedDelivery[] = []
   private readonly waiters = new Set<Waiter>()
-  private readonly refuseOnce: Array<(payload: unknown) => boolean> = []
+  private readonly refusals: Array<{ matches: (payload: unknown) => boolean; left: number }> = []
+  private readonly holds = new Set<HoldEntry>()
   private readonly verifier: Webhook
 
   private constructor(
@@ -75,7 +85,7 @@ export class WebhookReceiver {
     const url = settings.url ?? `http://${local}:${address.port}/`
     const receiver = new WebhookReceiver(server, url, settings.secret, inspect)
     server.on('request', (request, response) => {
-      receiver.receive(request).then(
+      receiver.receive(request, response).then(
         (status) => response.writeHead(status).end(),
         () => response.writeHead(400).end(),
       )
@@ -83,9 +93,28 @@ export class WebhookReceiver {
     return receiver
   }
 
-  /** Answers 500 to the first delivery whose payload matches, once: the sender must retry it. */
-  refuseFirst(matches: (payload: unknown) => boolean): void {
-    this.refuseOnce.push(matches)
+  /** Answers 500 to the next `times` deliveries whose payload matches: the sender must retry them. */
+  refuse(matches: (payload: unknown) => boolean, times = 1): void {
+    this.refusals.push({ matches, left: times })
+  }
+
+  /**
+   * Leaves every delivery whose payload matches unanswered until `release()`, or `maxMs` at most
+   * (docs/contract.md §6: delivering never slows down the API's answer, so the answer must come meanwhile).
+   */
+  hold(matches: (payload: unknown) => boolean, maxMs: number): Hold {
+    let end = (_how: 'release' | 'timeout'): void => undefined
+    const ended = new Promise<'release' | 'timeout'>((resolve) => (end = resolve))
+    const hold: Hold = { held: [], release: () => finish('release') }
+    const entry = { matches, hold, ended }
+    const finish = (how: 'release' | 'timeout'): void => {
+      clearTimeout(timer)
+      this.holds.delete(entry)
+      end(how)
+    }
+    const timer = setTimeout(() => finish('timeout'), maxMs)
+    this.holds.add(entry)
+    return hold
   }
 
   /** The first delivery (already here or still to come) that matches, or undefined after `timeoutMs`. */
@@ -117,7 +146,7 @@ export class WebhookReceiver {
     return new Promise((resolve) => this.server.close(() => resolve()))
   }
 
-  private async receive(request: IncomingMessage): Promise<number> {
+  private async receive(request: IncomingMessage, response: ServerResponse): Promise<number> {
     if (request.method !== 'POST') return 405
     const body = await readBody(request)
     if (body === undefined) return 413
@@ -140,17 +169,35 @@ export class WebhookReceiver {
       delivery.signatureProblem = (error as Error).message
     }
     const first = !this.deliveries.some((earlier) => earlier.id === delivery.id)
-    const refusal = first ? this.refuseOnce.findIndex((matches) => matches(delivery.payload)) : -1
-    if (refusal !== -1) {
-      this.refuseOnce.splice(refusal, 1)
+    const refusal = this.refusals.find((entry) => entry.left > 0 && entry.matches(delivery.payload))
+    if (refusal) {
+      refusal.left -= 1
       delivery.refused = true
     } else if (first) {
       delivery.seen = await this.inspect(delivery.payload).catch((error: unknown) => ({ error: String(error) }))
     }
     if (this.deliveries.length < MAX_DELIVERIES) this.deliveries.push(delivery)
     for (const waiter of [...this.waiters]) if (waiter.matches(delivery)) waiter.resolve(delivery)
-    return delivery.refused ? 500 : 204
+    if (delivery.refused) return 500
+    const holding = [...this.holds].find((entry) => entry.matches(delivery.payload))
+    if (holding) await this.keepWaiting(holding, delivery, response)
+    return 204
   }
+
+  /** Until the hold ends or the sender closes the connection, whichever comes first. */
+  private async keepWaiting({ hold, ended }: HoldEntry, delivery: ReceivedDelivery, response: ServerResponse) {
+    const record: Hold['held'][number] = { delivery }
+    hold.held.push(record)
+    const closed = new Promise<'sender'>((resolve) => response.once('close', () => resolve('sender')))
+    record.endedBy = await Promise.race([ended, closed])
+    record.endedAt = Date.now()
+  }
+}
+
+interface HoldEntry {
+  matches: (payload: unknown) => boolean
+  hold: Hold
+  ended: Promise<'release' | 'timeout'>
 }
 
 function parseListen(listen: string): { host: string; port: number } {

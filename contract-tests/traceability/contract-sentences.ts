@@ -1,15 +1,22 @@
 /**
- * Every normative sentence of docs/contract.md §1–§5, each with a stable id that the contract suite's
+ * Every normative sentence of docs/contract.md §1–§6, each with a stable id that the contract suite's
  * checks name as vitest tags (`test(title, covers('§2.unknown-token'), …)`), so that
  * docs/contract-coverage.md can say which checks prove which sentence. A sentence that cannot be tested
  * over HTTP carries the reason why instead. Ids stay stable when the prose is reworded; a new rule gets
  * a new id. The text is docs/contract.md's, shortened where a table row says it in cells.
+ *
+ * Most sentences are requirements on every implementation of their layer. A sentence marked `open` is a
+ * choice the contract leaves to the implementation (docs/contract.md marks it *open*): no check asserts
+ * one answer, and the suite is run against two implementations that answer it differently (the mock and
+ * test/second-implementation/), whose answers `open` names.
  */
 export interface ContractSentence {
   id: string
   text: string
   /** Why no check over HTTP can prove it; absent for every sentence a check must cover. */
   reason?: string
+  /** A choice left open: the answers allowed, and what the mock and the second implementation answer. */
+  open?: string
 }
 
 // prettier-ignore
@@ -22,12 +29,13 @@ export const CONTRACT_SENTENCES = [
   { id: '§1.name.white-space', text: "White space, for names, is exactly what ECMAScript's String.prototype.trim removes (Zs, TAB, VT, FF, LF, CR, U+2028, U+2029, U+FEFF). U+0085 is not white space." },
   { id: '§1.role', text: '[core] role: CLIENT_OWNER, CLIENT_ADMIN, CLIENT_VIEWER or BOT_USER.' },
   { id: '§1.organization-id', text: '[core] organizationId: always present and never empty; opaque.' },
-  { id: '§1.mock-ids', text: 'The ids the mock hands out are usr_ (organizations: org_) followed by 20 lowercase base32 characters.', reason: 'It describes the mock, not the API: ids are opaque (§1), so no implementation is held to a format.' },
+  { id: '§1.mock-ids', text: 'The ids the mock hands out are usr_ (organizations: org_) followed by 20 lowercase base32 characters.', open: 'Any non-empty string: ids are opaque (§1). The mock: usr_ and org_ with 20 base32 characters; the second implementation: UUIDs for users, acme-ltd and org-7 for organizations (--id-style odd: ids a URL must escape).' },
   { id: '§1.status', text: 'status: ACTIVE, INVITED or SUSPENDED.' },
   { id: '§1.status.patch', text: '[core] PATCH can set status (which values: §4).' },
   { id: '§1.created-at', text: 'createdAt: date-time, RFC 3339 in UTC ending in Z; it never changes.' },
+  { id: '§1.precision', text: 'Millisecond precision is recommended.', open: 'Any fraction of a second, or none. The mock: milliseconds; the second implementation: whole seconds (--timestamps millis gives milliseconds).' },
   { id: '§1.updated-at', text: 'updatedAt: the same format; every PATCH that changes a field moves it; it is never earlier than createdAt.' },
-  { id: '§1.extra-fields', text: 'A user in a response may carry fields beyond these eight, and clients ignore the ones they do not know.', reason: 'A freedom of the server and a duty of clients: no answer can break it (the suite itself ignores unknown fields).' },
+  { id: '§1.extra-fields', text: 'A user in a response may carry fields beyond these eight, and clients ignore the ones they do not know.', open: 'More fields or none. The mock: the eight; the second implementation: locale and lastSeenAt on users, hasMore in meta, kind beside data (--extra-fields no leaves them out).' },
   { id: '§1.no-extra-request-fields', text: 'A request may not add any field (see PATCH in §4).' },
 
   // ── §2 Authentication [core]
@@ -38,6 +46,7 @@ export const CONTRACT_SENTENCES = [
   { id: '§2.empty-token', text: '[core] The answer is 401 when the Bearer token is empty.' },
   { id: '§2.unknown-token', text: '[core] The answer is 401 when the token is unknown.' },
   { id: '§2.www-authenticate', text: '[core] Every such 401 carries WWW-Authenticate: Bearer (RFC 6750).' },
+  { id: '§2.challenge-parameters', text: 'The Bearer challenge may carry parameters of RFC 6750 besides error, such as realm.', open: 'Any auth-params of RFC 6750. The mock: none but error; the second implementation: realm="users" (--realm no leaves it out).' },
   { id: '§2.invalid-token', text: '[core] WWW-Authenticate adds error="invalid_token" when, and only when, a non-empty Bearer token was sent and refused.' },
   { id: '§2.suspended-token', text: '[core] The token of a SUSPENDED user counts as invalid: 401.' },
   { id: '§2.invited-token', text: '[core] The token of an INVITED user counts as invalid: 401.', reason: 'A target names no INVITED user with a token, and the users API cannot make one (users are created INVITED outside it).' },
@@ -78,7 +87,8 @@ export const CONTRACT_SENTENCES = [
 
   // ── §4 Endpoints
   { id: '§4.paths', text: 'Paths are relative to the base URL and carry no version segment.' },
-  { id: '§4.json', text: 'JSON bodies are application/json; charset=utf-8.' },
+  { id: '§4.json', text: 'JSON bodies are application/json, in UTF-8.' },
+  { id: '§4.json.charset', text: 'The charset=utf-8 parameter of a JSON media type may be given or left out (UTF-8 is JSON\'s only encoding, RFC 8259).', open: 'With or without charset=utf-8. The mock: with it; the second implementation: without it (--charset yes adds it).' },
   { id: '§4.envelope', text: 'The body of every success is an envelope whose key is data ([core] for /api/users/me).' },
   { id: '§4.bodies.413', text: 'A request body over 16 KiB (16,384 bytes) is 413, in its place in §3\'s order, whatever its media type, GET and DELETE included.' },
   { id: '§4.bodies.ignored', text: 'Where the operation reads no body (every one but PATCH /api/users/:id), a smaller body is ignored, and so are its Content-Type and Content-Encoding.' },
@@ -125,21 +135,45 @@ export const CONTRACT_SENTENCES = [
   { id: '§4.delete.active-owner-stays', text: 'Only owners act on owners, and nobody acts on themselves; so an organization is never left without an active owner.' },
 
   { id: '§4.other.405', text: 'Any other method on a documented path (POST /api/users, PUT /api/users/:id, …) is 405, and Allow names the methods the document gives that path.' },
+  { id: '§4.other.allow-order', text: 'Allow lists the methods in any order, and may add HEAD and OPTIONS.', open: 'Any order, with or without HEAD and OPTIONS. The mock: GET, DELETE, PATCH; the second implementation: PATCH, GET, DELETE, HEAD, OPTIONS (--allow-order and --allow-extras change it).' },
   { id: '§4.other.404', text: 'Any other path under /api is 404 with the code NOT_FOUND, once the caller is authenticated (without a valid token it is a 401); /api/users/ with a trailing slash is such a path.' },
   { id: '§4.other.head', text: 'HEAD gets the answer GET would get, without the body (RFC 9110).' },
   { id: '§4.other.options', text: 'OPTIONS belongs to CORS (the preflight) and this contract does not cover it.', reason: 'The contract leaves OPTIONS to CORS: there is nothing of the users API to check.' },
 
   // ── §5 Errors
   { id: '§5.problem', text: 'Every error, 4xx or 5xx, is an RFC 9457 problem, of media type application/problem+json.' },
-  { id: '§5.problem.fields', text: 'type is about:blank, title the reason phrase of the status, detail a non-empty text for people.' },
+  { id: '§5.problem.fields', text: 'type is a URI reference; when it is about:blank, title is the reason phrase of the status (RFC 9457 §4.2.1); detail is a non-empty text for people.' },
+  { id: '§5.problem.types', text: 'Any other type is the implementation\'s own problem type, and title is that type\'s own short summary.', open: 'about:blank or problem types of one\'s own, and any wording of detail. The mock: about:blank with the reason phrases; the second implementation: typed URIs with titles of its own (--problem-type blank gives about:blank).' },
   { id: '§5.problem.status', text: 'status is a number, the same as the HTTP status.' },
   { id: '§5.errors', text: 'errors appears on 400s and on nothing else: a non-empty array of { in: body | query | path | header, path: JSON pointer, message: string }.' },
   { id: '§5.errors.pointer', text: 'For body the pointer points into the body ("" is the whole body, /name a key); for the other places it names the parameter (/page, /id).' },
+  { id: '§5.errors.escaped', text: 'A key that holds ~ or / is escaped in a pointer as RFC 6901 says (~0, ~1).' },
   { id: '§5.errors.at-most-100', text: "The project lists at most 100 issues (the document's maxItems); when a request has more, detail says how many there were." },
+  { id: '§5.errors.counting', text: "How issues are counted is the implementation's choice, so the count is at least the number of issues listed.", open: 'Any count at least the number listed. The mock: one issue an unknown key (150 for 150 keys); the second implementation: one more, "give at least one of name, role, status" (151; --count-required-issue no gives 150).' },
   { id: '§5.codes', text: 'The code of each status: 400 VALIDATION_FAILED, 401 UNAUTHENTICATED, 403 FORBIDDEN, 404 USER_NOT_FOUND (an unknown route: NOT_FOUND), 405 METHOD_NOT_ALLOWED, 409 INVALID_TRANSITION, 413 PAYLOAD_TOO_LARGE, 415 UNSUPPORTED_MEDIA_TYPE.' },
   { id: '§5.429-503', text: '429 RATE_LIMITED and 503 SERVICE_UNAVAILABLE carry Retry-After, a number of seconds.', reason: 'Nothing a client sends makes a correct backend limit its rate or fail; the response-level check retry-after-on-429 holds any such answer that does come to the rule.' },
   { id: '§5.500', text: '500 INTERNAL is never expected, and the body never holds a stack trace.' },
   { id: '§5.400-changes-nothing', text: 'A request answered 400 changed nothing.' },
+
+  // ── §6 Events (profile)
+  { id: '§6.updated', text: 'user.updated follows a PATCH that changed at least one field.' },
+  { id: '§6.nothing', text: 'A PATCH that changes nothing, and any refused request, send no event.' },
+  { id: '§6.deleted', text: 'user.deleted follows a DELETE answered 204.' },
+  { id: '§6.payload', text: 'The payload has the Standard Webhooks shape: { type, timestamp (RFC 3339), data }.' },
+  { id: '§6.updated.data', text: 'For user.updated, data is { user (as changed), changes (the fields changed), actorId }.' },
+  { id: '§6.deleted.data', text: 'For user.deleted, data is { user (as it was before), actorId }.' },
+  { id: '§6.unknown-fields', text: 'Consumers ignore fields they do not know.', open: 'Payloads may carry more fields. The mock: none beyond the document\'s; the second implementation: the event\'s id beside type, timestamp and data (--extra-fields no leaves it out).' },
+  { id: '§6.endpoints', text: "The payload is POSTed to every endpoint subscribed for the user's organization." },
+  { id: '§6.visible', text: 'It is POSTed once the change can be seen through the API.' },
+  { id: '§6.signature', text: "It is signed as Standard Webhooks signs: webhook-id (one per event, unchanged on retries), webhook-timestamp (Unix seconds) and webhook-signature (v1, and the base64 HMAC-SHA256 of id.timestamp.body keyed with the endpoint's whsec_ secret)." },
+  { id: '§6.delivered', text: 'An endpoint that answers 2xx within 15 s has received the event.', reason: 'Delivery is at least once: a backend may deliver an event again, so no receiver can tell a sender that gave up early from one that delivers twice.' },
+  { id: '§6.retry', text: 'Any other outcome is retried, with longer and longer waits, at least 3 times.' },
+  { id: '§6.retry-schedule', text: 'The waits between retries grow; how long they are is the implementation\'s.', open: 'Any growing schedule (the target\'s retryWithinSeconds says how long the suite waits for each). The mock: 500 ms, 1 s, 2 s, 5 s, 15 s, 60 s; the second implementation: 1 s, 2 s, 4 s, 8 s, 16 s.' },
+  { id: '§6.at-least-once', text: 'Delivery is at least once, so receivers deduplicate on webhook-id.', reason: 'A duty of receivers: a sender may repeat any delivery, so no answer breaks it.' },
+  { id: '§6.order', text: "The events of one user go out in the order of that user's changes." },
+  { id: '§6.never-delays', text: "Delivering never slows down or alters the API's own answer." },
+  { id: '§6.subscribe', text: 'How an endpoint subscribes is outside the users API.', reason: 'It is not part of the users API: there is nothing to check over it.' },
+  { id: '§6.document', text: 'The document declares both events under webhooks, with their payload schemas and the three delivery headers.' },
 ] as const satisfies readonly ContractSentence[]
 
 /** The id of a sentence of docs/contract.md, as checks name it. */

@@ -11,11 +11,14 @@ export interface ContractCoverage {
   strayTags: Array<{ check: TaggedCheck; tag: string }>
   /** Sentences a check names although they say no check can prove them. */
   coveredWithReason: ContractSentence[]
+  /** Choices left open that a check names: a check asserts requirements only. */
+  openAsserted: Array<{ sentence: ContractSentence; checks: TaggedCheck[] }>
 }
 
 /**
  * Maps the sentences to the checks whose tags name them. Untagged checks are allowed (a check may
- * prove conformance of responses only); a sentence without a check needs its reason.
+ * prove conformance of responses only); a requirement without a check needs its reason; a choice left
+ * open is named by no check (none may assert one of its answers).
  *
  * @example
  * traceContractCoverage(CONTRACT_SENTENCES, await collectTaggedChecks()).uncovered // []
@@ -31,10 +34,13 @@ export function traceContractCoverage(
   }))
   return {
     sentences: mapped,
-    uncovered: mapped.filter(({ sentence, checks }) => checks.length === 0 && !sentence.reason).map((m) => m.sentence),
+    uncovered: mapped
+      .filter(({ sentence, checks }) => checks.length === 0 && !sentence.reason && !sentence.open)
+      .map((m) => m.sentence),
     strayTags: checks.flatMap((check) => check.tags.filter((tag) => !ids.has(tag)).map((tag) => ({ check, tag }))),
     coveredWithReason: mapped
       .filter(({ sentence, checks }) => checks.length > 0 && sentence.reason)
       .map((m) => m.sentence),
+    openAsserted: mapped.filter(({ sentence, checks }) => checks.length > 0 && sentence.open),
   }
 }

@@ -15,7 +15,7 @@ export interface DeliverySettings {
 
 /** A short schedule for development: a receiver restarted within a minute still gets every event. */
 export const DEFAULT_DELIVERY_SETTINGS: DeliverySettings = {
-  retryDelaysMs: [500, 2_000, 8_000, 30_000],
+  retryDelaysMs: [500, 1_000, 2_000, 5_000, 15_000, 60_000],
   attemptTimeoutMs: 15_000,
   concurrency: 4,
   queueLimit: 1_000,

@@ -591,7 +591,7 @@ export const MUTANTS: Mutant[] = [
   {
     name: 'sends-an-event-for-a-no-op-patch',
     breaks: '§6 a no-op PATCH sends no event',
-    caughtBy: /no-op PATCH and a rejected request send no event/i,
+    caughtBy: /changes nothing and any refused request send no event/i,
     apply({ state, mock }) {
       wrapStore(state, 'updateUser', (original) => (caller, id, patch) => {
         const before = findAnywhere(state.store, id)?.updatedAt
@@ -660,9 +660,237 @@ export const MUTANTS: Mutant[] = [
   {
     name: 'never-retries-a-webhook',
     breaks: '§6 a delivery without a 2xx answer is retried',
-    caughtBy: /is retried, with the same webhook-id/i,
+    caughtBy: /is retried, at least 3 times, with the same webhook-id/i,
     apply() {},
     mockOptions: { webhooks: { retryDelaysMs: [] } },
+  },
+  {
+    name: 'retries-a-webhook-only-twice',
+    breaks: '§6 a delivery without a 2xx answer is retried at least 3 times',
+    caughtBy: /is retried, at least 3 times, with the same webhook-id/i,
+    apply() {},
+    mockOptions: { webhooks: { retryDelaysMs: [100, 200] } },
+  },
+  {
+    name: 'names-every-field-sent-in-changes',
+    breaks: '§6 changes names the fields whose value changed, not every field the PATCH sent',
+    caughtBy: /"changes" names exactly the fields/i,
+    apply({ mock }) {
+      const publish = mock.webhooks.publish
+      let sent: string[] = []
+      wrapEngineBodies(mock, (patch) => (sent = Object.keys(patch)))
+      mock.webhooks.publish = (event) =>
+        publish(event.type === 'user.updated' ? { ...event, data: { ...event.data, changes: sent as never } } : event)
+    },
+  },
+  {
+    name: 'sends-events-for-renames-only',
+    breaks: '§6 a PATCH that changes the status or the role sends user.updated too',
+    caughtBy: /"changes" names exactly the fields|sends user\.updated/i,
+    apply({ mock }) {
+      const publish = mock.webhooks.publish
+      mock.webhooks.publish = (event) =>
+        event.type === 'user.updated' && !event.data.changes.includes('name') ? undefined : publish(event)
+    },
+  },
+  {
+    name: 'sends-an-event-for-a-refused-request',
+    breaks: '§6 a refused request (here a 415) sends no event',
+    caughtBy: /changes nothing and any refused request send no event/i,
+    apply(internals) {
+      const { mock, state } = internals
+      wrapEngine(internals, async (request, next) => {
+        const response = await next(request)
+        const id = idOf(request)
+        const user = request.method === 'PATCH' && response.status === 415 ? findAnywhere(state.store, id) : undefined
+        if (user) {
+          const timestamp = new Date().toISOString()
+          mock.webhooks.publish({
+            type: 'user.updated',
+            timestamp,
+            data: { user: { ...user }, changes: ['name'], actorId: user.id },
+          })
+        }
+        return response
+      })
+    },
+  },
+  {
+    name: 'answers-after-delivering',
+    breaks: "§6 delivering never slows down the API's answer",
+    caughtBy: /Delivering never slows down or alters the API's own answer/i,
+    apply(internals) {
+      const { mock } = internals
+      wrapEngine(internals, async (request, next) => {
+        const response = await next(request)
+        // The answer waits for the change's first delivery attempts, 3 s at most: a synchronous delivery
+        // whose client gives up after 3 s and leaves the connection open.
+        const event = request.method === 'PATCH' && response.status === 200 ? mock.webhooks.events().at(-1) : undefined
+        const answered = (delivery: { attempts: Array<{ status?: number; error?: string }> }): boolean =>
+          delivery.attempts.some((attempt) => attempt.status !== undefined || attempt.error !== undefined)
+        const waits = event !== undefined && mock.webhooks.endpoints().length > 0
+        for (let waited = 0; waits && waited < 3_000; waited += 20) {
+          if (event.deliveries.length > 0 && event.deliveries.every(answered)) break
+          await new Promise((resolve) => setTimeout(resolve, 20))
+        }
+        return response
+      })
+    },
+  },
+  {
+    name: 'sends-every-organizations-events-to-every-endpoint',
+    breaks: "§6 an event goes to the endpoints subscribed for the user's organization",
+    caughtBy: /endpoints subscribed for the user's organization only/i,
+    apply({ mock }) {
+      const subscribe = mock.webhooks.subscribe
+      mock.webhooks.subscribe = ({ organizationId: _all, ...request }) => subscribe(request)
+    },
+  },
+  {
+    name: 'sends-user-deleted-with-the-user-as-first-seen',
+    breaks: '§6 user.deleted carries the user as they were at the deletion',
+    caughtBy: /differs from the user at the DELETE/i,
+    apply({ mock, state }) {
+      // A cache of users filled when they are added and never updated.
+      const firstSeen = new Map(state.store.tokens().map(({ user }) => [user.id, { ...user }]))
+      wrapStore(state, 'addUser', (original) => (user) => {
+        const added = original(user)
+        firstSeen.set(added.id, { ...added })
+        return added
+      })
+      const publish = mock.webhooks.publish
+      mock.webhooks.publish = (event) => {
+        const cached = event.type === 'user.deleted' ? firstSeen.get(event.data.user.id) : undefined
+        publish(cached && event.type === 'user.deleted' ? { ...event, data: { ...event.data, user: cached } } : event)
+      }
+    },
+  },
+  {
+    name: 'sends-events-out-of-order',
+    breaks: "§6 one user's events go out in the order of the changes",
+    caughtBy: /in the order of the changes/i,
+    apply({ mock }) {
+      const publish = mock.webhooks.publish
+      let count = 0
+      // Every other event waits 150 ms before it is queued: the next one overtakes it.
+      mock.webhooks.publish = (event) => {
+        count += 1
+        if (count % 2 === 0) publish(event)
+        else setTimeout(() => publish(event), 150)
+      }
+    },
+  },
+  {
+    name: 'names-the-owner-as-every-actor',
+    breaks: '§6 actorId is the user who made the change',
+    caughtBy: /"actorId"/i,
+    apply({ mock, state }) {
+      const publish = mock.webhooks.publish
+      mock.webhooks.publish = (event) => {
+        const owner = state.store
+          .tokens()
+          .find(({ user }) => user.role === OWNER && user.organizationId === event.data.user.organizationId)
+        const actorId = owner?.user.id ?? event.data.actorId
+        publish(
+          event.type === 'user.updated'
+            ? { ...event, data: { ...event.data, actorId } }
+            : { ...event, data: { ...event.data, actorId } },
+        )
+      }
+    },
+  },
+  // ── Lists, errors and the order of checks: the holes issue 18 found
+  {
+    name: 'pages-the-list-before-filtering-it',
+    breaks: '§4 role= and search= filter the whole list, then page it',
+    caughtBy: /paged after filtering/i,
+    apply({ state }) {
+      wrapStore(state, 'listUsers', (original) => (caller, query: ListQuery) => {
+        if (query.role === undefined && query.search === undefined) return original(caller, query)
+        // The page of the whole list, then filtered: what a LIMIT before a WHERE gives.
+        const whole = original(caller, { ...query, role: undefined, search: undefined })
+        const kept = whole.data.filter(
+          (user) =>
+            (query.role === undefined || user.role === query.role) &&
+            (query.search === undefined ||
+              `${user.name}\n${user.email}`.toLowerCase().includes(query.search.toLowerCase())),
+        )
+        return { ...whole, data: kept }
+      })
+    },
+  },
+  {
+    name: 'gives-about-blank-its-own-title',
+    breaks: '§5 with type about:blank, title is the reason phrase of the status',
+    caughtBy: /with about:blank, title is the reason phrase/i,
+    apply({ app }) {
+      rewriteJson(app, (body) => (body.type === 'about:blank' ? { ...body, title: 'Something went wrong' } : body))
+    },
+  },
+  {
+    name: 'lists-100-issues-without-counting-them',
+    breaks: '§5 when more than 100 issues are found, detail says how many',
+    caughtBy: /when there were more, detail says how many/i,
+    apply({ app }) {
+      rewriteJson(app, (body) =>
+        Array.isArray(body.errors) && body.errors.length === 100 ? { ...body, detail: 'The body is invalid.' } : body,
+      )
+    },
+  },
+  {
+    name: 'leaves-pointers-unescaped',
+    breaks: '§5 a pointer escapes ~ and / (RFC 6901)',
+    caughtBy: /escapes ~ as ~0 and \/ as ~1/i,
+    apply({ app }) {
+      rewriteJson(app, (body) => {
+        if (!Array.isArray(body.errors)) return body
+        const errors = (body.errors as Array<{ path: string }>).map((error) => ({
+          ...error,
+          path: error.path.replaceAll('~1', '/').replaceAll('~0', '~'),
+        }))
+        return { ...body, errors }
+      })
+    },
+  },
+  {
+    name: 'judges-the-state-rule-before-the-body',
+    breaks: '§3 validation (400) comes before the state rule (409): INVITED is no status a PATCH sets',
+    caughtBy: /validation \(400\) before the state rule \(409\)/i,
+    apply(internals) {
+      const { state } = internals
+      wrapEngine(internals, async (request, next) => {
+        const id = idOf(request)
+        const user = request.method === 'PATCH' ? findAnywhere(state.store, id) : undefined
+        const patch = user?.status === 'INVITED' ? parseJsonObject(request.body) : undefined
+        if (!patch || !('status' in patch)) return next(request)
+        const problem = {
+          type: 'about:blank',
+          title: 'Conflict',
+          status: 409,
+          code: 'INVALID_TRANSITION',
+          detail: 'An INVITED user accepts their invitation.',
+        }
+        return {
+          status: 409,
+          headers: { 'content-type': 'application/problem+json; charset=utf-8' },
+          body: JSON.stringify(problem),
+        }
+      })
+    },
+  },
+  {
+    name: 'counts-search-in-utf16-units',
+    breaks: '§4 search is at most 100 characters, counted in code points',
+    caughtBy: /search/i,
+    apply(internals) {
+      wrapEngine(internals, async (request, next) => {
+        const search = new URLSearchParams(request.url.split('?')[1] ?? '').get('search')
+        // JavaScript's string length: 100 characters outside the BMP count 200.
+        return search !== null && search.length > 100 && [...search].length <= 100
+          ? next(withQuery(request, (query) => query.set('search', 'x'.repeat(101))))
+          : next(request)
+      })
+    },
   },
   {
     name: 'crashes-on-a-bad-query',
@@ -675,6 +903,28 @@ export const MUTANTS: Mutant[] = [
     },
   },
 ]
+
+/** The user id of a request to /api/users/{id}, decoded; '' when there is none or it cannot be decoded. */
+function idOf(request: { url: string }): string {
+  try {
+    return decodeURIComponent(pathOf(request).split('/')[3] ?? '')
+  } catch {
+    return ''
+  }
+}
+
+/** Calls `seen` with every PATCH body that is a JSON object, before the engine answers it. */
+function wrapEngineBodies(mock: MockInternals['mock'], seen: (patch: Record<string, unknown>) => void): void {
+  const original = mock.handle
+  Object.defineProperty(mock, 'handle', {
+    value: (request: Parameters<typeof original>[0]) => {
+      const patch = request.method === 'PATCH' ? parseJsonObject(request.body) : undefined
+      if (patch) seen(patch)
+      return original(request)
+    },
+    configurable: true,
+  })
+}
 
 /** A request body that is a JSON object, else undefined. */
 function parseJsonObject(body: Uint8Array | undefined): Record<string, unknown> | undefined {
