@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { execa, type ResultPromise } from 'execa'
@@ -113,6 +113,48 @@ async function startSecondImplementation(flags: string[]): Promise<{ target: Tar
     },
   }
 }
+
+/** The gate's variants: its own choices, and ids a URL must escape ("/", "%", spaces). */
+const GATE_VARIANTS: Array<{ name: string; flags: string[] }> = [
+  { name: 'its own choices', flags: [] },
+  { name: 'ids a URL must escape ("/", "%", spaces)', flags: ['--id-style', 'odd'] },
+]
+
+describe.concurrent('the gate against a second implementation written apart from the mock', () => {
+  for (const { name, flags } of GATE_VARIANTS)
+    test(`passes: verify strict, and Schemathesis finds nothing in a correct backend that chose otherwise: ${name}`, async () => {
+      // Schemathesis is in .venv/ already: vitest's globalSetup made it (test/support/set-up-schemathesis.ts).
+      await buildCliOnce()
+      const { target, stop } = await startSecondImplementation(flags)
+      const directory = await mkdtemp(join(tmpdir(), 'second-implementation-gate-'))
+      const targetFile = join(directory, 'target.json')
+      try {
+        await writeFile(targetFile, JSON.stringify(target))
+        const gate = await execa(
+          'node',
+          [
+            'dist/cli/main.js',
+            'gate',
+            '--target',
+            targetFile,
+            '--max-examples',
+            '20',
+            '--seed',
+            '1',
+            '--out',
+            directory,
+          ],
+          { reject: false, all: true, env: { NO_COLOR: '1' }, timeout: 170_000 },
+        )
+        expect(gate.all).toMatch(/verify {2}✓ \d+ checks passed, 0 failed, 0 skipped/)
+        expect(gate.all).toMatch(/fuzz {4}✓ no findings/)
+        expect(gate.exitCode, gate.all).toBe(0)
+      } finally {
+        await stop()
+        await rm(directory, { recursive: true, force: true })
+      }
+    }, 180_000)
+})
 
 describe.concurrent('the contract suite, strict, against a second implementation written apart from the mock', () => {
   for (const variant of VARIANTS) {

@@ -22,7 +22,7 @@ Usage:
   users-api-kit gate --target target.json --out out/
   users-api-kit gate --base-url http://127.0.0.1:4010    a running users-api-kit mock
 
-  Runs \`verify\` (every check, strict) and then \`fuzz\` (every Schemathesis check, stateful phase on)
+  Runs \`verify\` (every check, strict) and then \`fuzz\` (every Schemathesis check of the users API, stateful phase on)
   against the same target, writes one JUnit file holding both reports, and prints a one-screen summary.
   Before it sends a single request it checks that the target is complete (every actor, enough
   disposable users, a webhook receiver or "webhooks": false) and that Schemathesis is installed, and
@@ -190,7 +190,8 @@ function formatVerifyLines(code: number | undefined, outcome: SuiteOutcome | und
 
 function formatFuzzLine(fuzz: FuzzOutcome | undefined): string {
   if (fuzz === undefined || fuzz.exitCode === 2) return '  fuzz    could not run (see above)'
-  if (fuzz.findings.length === 0) return `  fuzz    ✓ no findings (Schemathesis ${SCHEMATHESIS_VERSION}, every check)`
+  if (fuzz.findings.length === 0)
+    return `  fuzz    ✓ no findings (Schemathesis ${SCHEMATHESIS_VERSION}, every check of the users API)`
   const byCheck = [...groupByCheck(fuzz.findings)].map(([check, group]) => `${check} ${group.length}`)
   return `  fuzz    ✗ ${fuzz.findings.length} findings: ${byCheck.join(', ')}`
 }

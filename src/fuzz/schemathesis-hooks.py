@@ -41,6 +41,7 @@ import json
 import os
 import threading
 import time
+from urllib.parse import quote, unquote
 
 import schemathesis
 
@@ -56,8 +57,12 @@ POOL = json.loads(os.environ.get("USERS_API_KIT_DISPOSABLE") or "[]")
 IDENTITY = POOL[-1] if POOL else None
 TARGETS = POOL[:-1] or POOL
 HALF = (len(TARGETS) + 1) // 2
-CHANGE_TARGETS = itertools.cycle([user["id"] for user in TARGETS[:HALF]]) if TARGETS else None
-DELETE_TARGETS = itertools.cycle([user["id"] for user in TARGETS[HALF:] or TARGETS]) if TARGETS else None
+# Path parameters are sent as Schemathesis leaves them, percent-encoded: an id is opaque and may hold any
+# character (docs/contract.md §1), "/" and "%" included.
+CHANGE_TARGETS = itertools.cycle([quote(user["id"], safe="") for user in TARGETS[:HALF]]) if TARGETS else None
+DELETE_TARGETS = (
+    itertools.cycle([quote(user["id"], safe="") for user in TARGETS[HALF:] or TARGETS]) if TARGETS else None
+)
 TARGET_IDS = {user["id"] for user in TARGETS}
 DELETE_IDS = {user["id"] for user in TARGETS[HALF:] or TARGETS}
 
@@ -137,7 +142,7 @@ def _keep_writes_on_disposable_users(case):
         )
     parameters = case.path_parameters or {}
     if ID_PARAMETER in parameters:
-        target = parameters[ID_PARAMETER]
+        target = unquote(str(parameters[ID_PARAMETER]))
         if method == "DELETE" and target not in DELETE_IDS:
             case.path_parameters = {**parameters, ID_PARAMETER: next(DELETE_TARGETS)}
         elif method != "DELETE" and target not in TARGET_IDS:
