@@ -6,6 +6,7 @@ import { DEFAULT_SEED_OPTIONS } from '../seed/default-seed-options.js'
 import { DEFAULT_FIXTURES, DEFAULT_STATE } from '../seed/generated/default-state.js'
 import { DEFAULT_OPERATIONS, validateDefaultState } from '../spec/default-operations.js'
 import type { RoutedOperation, Validator } from '../spec/operation-table.js'
+import { cacheAnswers } from './answer-cache.js'
 import { createTarget, DEFAULT_DISPOSABLE_USERS, type MockTarget } from './create-target.js'
 import { assertNoUserHasToken } from './reserved-token.js'
 import { StateHolder } from './state-holder.js'
@@ -72,12 +73,14 @@ export async function createUsersApiMock(options: UsersApiMockOptions = {}): Pro
   assertNoUserHasToken(seed, options.reservedToken)
   const webhooks = createMockWebhooks(options.webhooks)
   const state = new StateHolder(seed, options.now, (event) => webhooks.publish(event))
-  const handle = createEngine({
+  const engine = createEngine({
     operations,
     store: () => state.store,
     conditions: options,
     ...(options.onUnexpectedError ? { onUnexpectedError: options.onUnexpectedError } : {}),
   })
+  const simulates = options.latency !== undefined || (options.failRate ?? 0) > 0
+  const handle = cacheAnswers(engine, () => state.store, { simulates })
   return {
     handle,
     state,

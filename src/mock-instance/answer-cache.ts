@@ -1,0 +1,59 @@
+import type { UserStore } from '../domain/user-store.js'
+import type { EngineRequest, EngineResponse } from '../engine/engine-request.js'
+import type { Engine } from '../engine/handle-request.js'
+
+/** Answers kept at most: the pages and users a frontend reads over and over, not every query ever sent. */
+const MAX_ANSWERS = 1_000
+
+interface KeptAnswer {
+  /** The store and its revision the answer was computed from: any change, reset or import makes it stale. */
+  store: UserStore
+  revision: number
+  response: EngineResponse
+}
+
+/**
+ * A run-time cache of the engine's answers to GET and HEAD: the same request (method, target, token) on the
+ * same state gets the same answer, so a page read again costs a lookup instead of a listing and its JSON.
+ * An answer is kept with the store and revision it came from and never served after either moved. Requests
+ * the engine answers differently each time are not kept: with a `Prefer` header, a body, or while the
+ * mock simulates latency or failures (docs/contract.md §7). At most MAX_ANSWERS, the least recently used
+ * going first.
+ *
+ * @example
+ * const handle = cacheAnswers(engine, () => state.store, { simulates: false })
+ */
+export function cacheAnswers(engine: Engine, store: () => UserStore, { simulates }: { simulates: boolean }): Engine {
+  if (simulates) return engine
+  const kept = new Map<string, KeptAnswer>()
+  return async (request) => {
+    const key = keyOf(request)
+    if (key === undefined) return engine(request)
+    const current = store()
+    const found = kept.get(key)
+    if (found && found.store === current && found.revision === current.revision) {
+      // Most recently used last: Map keeps insertion order.
+      kept.delete(key)
+      kept.set(key, found)
+      return found.response
+    }
+    const revision = current.revision
+    const response = await engine(request)
+    // Kept only when nothing changed while the engine answered (another request's PATCH, a reset):
+    // then the answer is the one of this store at this revision.
+    if (store() === current && current.revision === revision && response.status < 500) {
+      kept.delete(key)
+      kept.set(key, { store: current, revision, response })
+      if (kept.size > MAX_ANSWERS) kept.delete(kept.keys().next().value as string)
+    }
+    return response
+  }
+}
+
+/** Method, request target and credentials, for the reads whose answer depends on nothing else. */
+function keyOf(request: EngineRequest): string | undefined {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return undefined
+  if (request.headers['prefer'] !== undefined) return undefined
+  if (request.body !== undefined && request.body.length > 0) return undefined
+  return `${request.method} ${request.url}\n${request.headers['authorization'] ?? ''}`
+}

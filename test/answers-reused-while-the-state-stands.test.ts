@@ -1,0 +1,124 @@
+import { describe, expect, test } from 'vitest'
+import type { UserStore } from '../src/domain/user-store.js'
+import type { EngineRequest, EngineResponse } from '../src/engine/engine-request.js'
+import { cacheAnswers } from '../src/mock-instance/answer-cache.js'
+import { createUsersApiMock } from '../src/mock-instance/create-users-api-mock.js'
+
+// The mock reuses its answers to GET and HEAD while the state stands (issue 21): the same request on the
+// same state gets the same answer without the engine, and never an answer of a state that has moved.
+
+const OWNER = { authorization: 'Bearer owner-token' }
+const me = (headers: Record<string, string> = OWNER): EngineRequest => ({
+  method: 'GET',
+  url: '/api/users/me',
+  headers,
+})
+
+/** An engine that counts its calls and answers with the store's revision, over a store whose revision moves. */
+function countingEngine() {
+  const state = { store: { revision: 0 } as unknown as UserStore }
+  let calls = 0
+  const engine = async (request: EngineRequest): Promise<EngineResponse> => {
+    calls += 1
+    return { status: 200, headers: {}, body: `${request.url} at ${state.store.revision}` }
+  }
+  const bump = (): void => {
+    ;(state.store as unknown as { revision: number }).revision += 1
+  }
+  return { state, engine, bump, calls: () => calls }
+}
+
+describe('answers reused while the state stands', () => {
+  test('the same GET on the same state is answered once by the engine, then from the cache', async () => {
+    const { state, engine, calls } = countingEngine()
+    const handle = cacheAnswers(engine, () => state.store, { simulates: false })
+    const first = await handle(me())
+    expect(await handle(me())).toBe(first)
+    expect(calls()).toBe(1)
+  })
+
+  test('a change, a reset or another store is never answered from before it', async () => {
+    const { state, engine, bump, calls } = countingEngine()
+    const handle = cacheAnswers(engine, () => state.store, { simulates: false })
+    await handle(me())
+    bump()
+    expect((await handle(me())).body).toBe('/api/users/me at 1')
+    state.store = { revision: 1 } as unknown as UserStore
+    await handle(me())
+    expect(calls()).toBe(3)
+  })
+
+  test('a state that moves while the engine answers keeps nothing', async () => {
+    const { state, bump } = countingEngine()
+    let called = 0
+    const engine = async (): Promise<EngineResponse> => {
+      called += 1
+      const answer = { status: 200, headers: {}, body: `at ${state.store.revision}` }
+      bump() // another request's PATCH lands before this answer is handed back
+      return answer
+    }
+    const handle = cacheAnswers(engine, () => state.store, { simulates: false })
+    await handle(me())
+    await handle(me())
+    expect(called).toBe(2)
+  })
+
+  test('the caller, the method and the target are part of the key; Prefer, a body and writes are never kept', async () => {
+    const { state, engine, calls } = countingEngine()
+    const handle = cacheAnswers(engine, () => state.store, { simulates: false })
+    await handle(me())
+    await handle(me({ authorization: 'Bearer viewer-token' }))
+    await handle({ ...me(), method: 'HEAD' })
+    await handle({ ...me(), url: '/api/users/me?x=1' })
+    expect(calls()).toBe(4)
+    for (let round = 0; round < 2; round += 1) {
+      await handle(me({ ...OWNER, prefer: 'code=404' }))
+      await handle({ ...me(), body: new TextEncoder().encode('{}') })
+      await handle({ ...me(), method: 'PATCH' })
+    }
+    expect(calls()).toBe(10)
+  })
+
+  test('while the mock simulates latency or failures, every request reaches the engine', async () => {
+    const { state, engine, calls } = countingEngine()
+    const handle = cacheAnswers(engine, () => state.store, { simulates: true })
+    await handle(me())
+    await handle(me())
+    expect(calls()).toBe(2)
+  })
+
+  test('at most 1,000 answers are kept, the least recently used going first', async () => {
+    const { state, engine, calls } = countingEngine()
+    const handle = cacheAnswers(engine, () => state.store, { simulates: false })
+    for (let index = 0; index <= 1_000; index += 1) await handle({ ...me(), url: `/api/users?page=${index + 1}` })
+    expect(calls()).toBe(1_001)
+    await handle({ ...me(), url: '/api/users?page=1001' })
+    expect(calls()).toBe(1_001)
+    await handle({ ...me(), url: '/api/users?page=1' })
+    expect(calls()).toBe(1_002)
+  })
+})
+
+describe('through a whole mock', () => {
+  test('a rename is seen at once by every reader of the user, the list, and after a reset', async () => {
+    const mock = await createUsersApiMock()
+    const list = { method: 'GET', url: '/api/users?search=ada', headers: OWNER }
+    const before = await mock.handle(list)
+    expect(await mock.handle(list)).toBe(before)
+    const admin = JSON.parse((await mock.handle(me({ authorization: 'Bearer admin-token' }))).body ?? '{}') as {
+      data: { id: string; name: string }
+    }
+    const renamed = await mock.handle({
+      method: 'PATCH',
+      url: `/api/users/${admin.data.id}`,
+      headers: { ...OWNER, 'content-type': 'application/json' },
+      body: new TextEncoder().encode(JSON.stringify({ name: 'Ada Renamed' })),
+    })
+    expect(renamed.status).toBe(200)
+    const read = await mock.handle({ method: 'GET', url: `/api/users/${admin.data.id}`, headers: OWNER })
+    expect(JSON.parse(read.body ?? '{}').data.name).toBe('Ada Renamed')
+    expect((await mock.handle(me({ authorization: 'Bearer admin-token' }))).body).toContain('Ada Renamed')
+    mock.reset()
+    expect((await mock.handle(me({ authorization: 'Bearer admin-token' }))).body).toContain(admin.data.name)
+  })
+})
