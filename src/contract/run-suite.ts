@@ -119,9 +119,11 @@ async function startSuite(options: SuiteRunOptions): Promise<SuiteOutcome> {
       : {}),
     setupFiles: [STOP_AT_THE_RUN_DEADLINE, ...(options.bail ? [STOP_AFTER_FIRST_FAILURE] : [])],
     // Nothing is written inside the kit, which may be an installed package: no results cache (vitest
-    // keeps one under contract-tests/node_modules/.vite), and the configuration is read by vite's module
+    // keeps one under contract-tests/node_modules/.vite), no cache of transformed modules (vitest 5 keeps
+    // one in the nearest node_modules/.vitest-cache), and the configuration is read by vite's module
     // runner, not bundled to a temporary file beside it or in a node_modules/.vite-temp.
     cache: false,
+    fsModuleCache: false,
     configLoader: 'runner',
     // A check sends a few requests in a row, each allowed the whole --timeout (the client stops sending
     // after 3 timeouts in a row): the request's timeout, which says what happened, must come first.
