@@ -74,6 +74,7 @@ const PLACES: FigurePlace[] = [
     value: (f) => f.disposable.gate,
   },
   { page: 'examples/github-actions-gate.yml', pattern: /(?<=--count )\d+/g, value: (f) => f.disposable.gate },
+  { page: 'docs/gate.md', pattern: /(?<=from secrets, )\d+(?= fresh disposable)/g, value: (f) => f.disposable.gate },
   { page: 'examples/github-actions-gate.yml', pattern: /(?<=of the first )\d+/g, value: (f) => f.disposable.verify },
   {
     page: 'docs/mock.md',
