@@ -8,6 +8,7 @@ export interface PackageManifest {
   version: string
   engines: { node: string }
   peerDependencies: Record<string, string>
+  repository?: { url: string }
 }
 
 /**
