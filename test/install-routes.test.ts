@@ -143,6 +143,18 @@ for (const route of ['tarball', 'git'] as const) {
           installed = await snapshotTree(kit)
         }, 300_000)
 
+        test.runIf(route === 'tarball' && major === 24)(
+          'installs as the README says, give or take 5 MB and 15 packages',
+          () => {
+            const stated = /with both peers as (\d+) packages,\s+(\d+) MB/.exec(
+              readFileSync(join(ROOT, 'README.md'), 'utf8'),
+            )
+            expect(stated, 'README.md: "with both peers as N packages, M MB"').not.toBeNull()
+            expect(Math.abs(project.megabytes - Number(stated?.[2]))).toBeLessThanOrEqual(5)
+            expect(Math.abs(project.packages - Number(stated?.[1]))).toBeLessThanOrEqual(15)
+          },
+        )
+
         test('installs without an engine warning, and ships dist/ and what the README links to', async () => {
           expect(project.output).not.toMatch(/EBADENGINE|ERESOLVE/)
           const files = await readdir(kit)
