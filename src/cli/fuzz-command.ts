@@ -11,9 +11,9 @@ import { findSchemathesis, installHint, SCHEMATHESIS_VERSION } from '../fuzz/fin
 import { formatFindings } from '../fuzz/format-findings.js'
 import { CONFIG_FILE, HOOKS_FILE, PACKAGE_ROOT, SETUP_SCRIPT } from '../fuzz/fuzz-files.js'
 import { readFindings, type Finding } from '../fuzz/read-findings.js'
-import { startResponseGuard } from '../fuzz/response-guard.js'
+import { startResponseGuard, type ResponseGuard } from '../fuzz/response-guard.js'
 import { readSchemathesisVersion, runSchemathesis } from '../fuzz/run-schemathesis.js'
-import { buildSchemathesisCommand } from '../fuzz/schemathesis-command.js'
+import { buildSchemathesisCommand, type FuzzPlan } from '../fuzz/schemathesis-command.js'
 import { REPORT_FILES, reportPath } from './report-files.js'
 import { mergeJunitReports, renameTestsuites } from '../contract/merge-junit-reports.js'
 import { DEFAULT_SPEC_PATH, loadSpec } from '../spec/load-spec.js'
@@ -37,6 +37,7 @@ Usage:
 
   --as ROLES             Whose token is sent: owner (default), or a comma-separated list of the
                          target's actors (owner,admin,viewer,bot,outsider): one Schemathesis run each
+  --spec FILE            The OpenAPI document (default openapi/users.yaml)
   --max-examples N       Test cases per operation and phase (Schemathesis's default: 100)
   --seed N               Schemathesis's seed, to repeat a run
   --checks LIST          all (default) or a comma-separated list of Schemathesis checks
@@ -141,27 +142,9 @@ export async function runFuzz(options: FuzzOptions, target?: Target): Promise<Fu
       if (prepared.identities.length > 1) {
         console.log(`\nusers-api-kit fuzz: as ${identity.role} (${index + 1} of ${prepared.identities.length})`)
       }
-      const reportDir = join(scratch.path, identity.role)
-      await mkdir(reportDir)
-      const command = buildSchemathesisCommand({
-        ...prepared,
-        token: identity.token,
-        baseUrl: guard.baseUrl,
-        reportDir,
-      })
-      // Schemathesis names its reports, which go with the scratch directory: never a path to look at.
-      const rewrite = (line: string) => nameKeptReports(guard.toTargetUrls(line), scratch.path, options.keptJunit)
-      const status = await runSchemathesis(command, scratch.path, rewrite)
-      const reports = await readReports(command.junitPath, command.ndjsonPath)
-      if ((status !== 0 && status !== 1) || reports === undefined) {
-        console.error(
-          `users-api-kit fuzz: Schemathesis stopped with exit code ${status} before it finished (see above).`,
-        )
-        return { exitCode: 2, findings: [] }
-      }
-      // The curl lines name the target, not the guard; a control character the target sent stays inert.
-      const junit = sanitizeReport(guard.toTargetUrls(reports.junit))
-      runs.push({ role: identity.role, status, junit, findings: readFindings({ junit, ndjson: reports.ndjson }) })
+      const run = await fuzzAs(identity, prepared, { guard, scratch: scratch.path, keptJunit: options.keptJunit })
+      if (run === undefined) return { exitCode: 2, findings: [] }
+      runs.push(run)
     }
     for (const run of runs) {
       console.log(formatFindings(run.findings, prepared.identities.length > 1 ? run.role : undefined))
@@ -181,6 +164,31 @@ export async function runFuzz(options: FuzzOptions, target?: Target): Promise<Fu
     await guard.close()
     await scratch.remove()
   }
+}
+
+/**
+ * One Schemathesis run with one actor's token, through the guard, its reports in a folder of its own
+ * under the scratch directory; undefined when it did not finish (said why).
+ */
+async function fuzzAs(
+  identity: { role: ActorName; token: string },
+  plan: Omit<FuzzPlan, 'token' | 'reportDir'>,
+  run: { guard: ResponseGuard; scratch: string; keptJunit: string | undefined },
+): Promise<RoleRun | undefined> {
+  const reportDir = join(run.scratch, identity.role)
+  await mkdir(reportDir)
+  const command = buildSchemathesisCommand({ ...plan, baseUrl: run.guard.baseUrl, token: identity.token, reportDir })
+  // Schemathesis names its reports, which go with the scratch directory: never a path to look at.
+  const rewrite = (line: string) => nameKeptReports(run.guard.toTargetUrls(line), run.scratch, run.keptJunit)
+  const status = await runSchemathesis(command, run.scratch, rewrite)
+  const reports = await readReports(command.junitPath, command.ndjsonPath)
+  if ((status !== 0 && status !== 1) || reports === undefined) {
+    console.error(`users-api-kit fuzz: Schemathesis stopped with exit code ${status} before it finished (see above).`)
+    return undefined
+  }
+  // The curl lines name the target, not the guard; a control character the target sent stays inert.
+  const junit = sanitizeReport(run.guard.toTargetUrls(reports.junit))
+  return { role: identity.role, status, junit, findings: readFindings({ junit, ndjson: reports.ndjson }) }
 }
 
 /** One Schemathesis run, with the token of one actor. */
