@@ -61,6 +61,9 @@ export default tseslint.config(
       'src/msw/**/*.ts',
       'src/webhooks/**/*.ts',
     ],
+    // What Node alone loads (package.json's `node` condition): it reads the kit's package.json to say
+    // which msw to install.
+    ignores: ['src/msw/node.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -332,7 +332,7 @@ function buildDeepCommand(options: Options, context: RoundContext, round: Round)
     schemathesis: context.schemathesis,
     spec: resolve(DEFAULT_SPEC_PATH),
     baseUrl: context.mock.url,
-    ownerToken: context.mock.target.actors.owner?.token ?? '',
+    token: context.mock.target.actors.owner?.token ?? '',
     disposable: context.mock.target.disposable,
     checks: 'all',
     stateful: true,

@@ -6,6 +6,7 @@
  * const mock = await startMock({ seed: 7, users: 10 })
  * // mock.url, mock.tokens, mock.target, await mock.reset(), await mock.close()
  */
+import './require-supported-node.js'
 export { createMockApp, startMock, MOCK_DEFAULTS } from './server/start-mock.js'
 export type { MockApp, MockOptions, RunningMock, StartMockOptions } from './server/start-mock.js'
 export { createUsersApiMock } from './mock-instance/create-users-api-mock.js'

@@ -2,13 +2,14 @@ import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { findSchemathesis, SCHEMATHESIS_VERSION, type SchemathesisLookup } from '../src/fuzz/find-schemathesis.js'
 import { readFindings } from '../src/fuzz/read-findings.js'
+import { parseActors } from '../src/cli/fuzz-command.js'
 import { buildSchemathesisCommand, type FuzzPlan } from '../src/fuzz/schemathesis-command.js'
 
 const PLAN: FuzzPlan = {
   schemathesis: '/kit/.venv/bin/st',
   spec: '/kit/openapi/users.yaml',
   baseUrl: 'http://127.0.0.1:4010',
-  ownerToken: 'owner-token',
+  token: 'owner-token',
   disposable: [{ id: 'usr_a', token: 'tok_a' }],
   checks: 'all',
   stateful: true,
@@ -74,6 +75,25 @@ describe('the Schemathesis command line', () => {
     for (const method of ['GET', 'HEAD', 'OPTIONS']) expect(pattern.test(method), method).toBe(false)
     expect(command.env.USERS_API_KIT_READ_ONLY).toBe('1')
     expect(command.env.USERS_API_KIT_DISPOSABLE).toBe('[]')
+  })
+
+  test("ends with what came after -- on the kit's command line, as it is", () => {
+    const args = buildSchemathesisCommand({
+      ...PLAN,
+      extraArgs: ['--max-examples', '7', '--generation-mode', 'positive'],
+    }).args
+    expect(args.slice(-4)).toEqual(['--max-examples', '7', '--generation-mode', 'positive'])
+  })
+
+  test('sends the token of the actor it fuzzes as', () => {
+    expect(buildSchemathesisCommand({ ...PLAN, token: 'viewer-token' }).env['USERS_API_KIT_TOKEN']).toBe('viewer-token')
+  })
+
+  test("--as takes the target's actors, comma-separated, each once; the owner by default", () => {
+    expect(parseActors(undefined)).toEqual(['owner'])
+    expect(parseActors('owner,admin,viewer,bot')).toEqual(['owner', 'admin', 'viewer', 'bot'])
+    expect(parseActors('viewer, viewer')).toEqual(['viewer'])
+    expect(() => parseActors('owner,root')).toThrow(/--as takes the target's actors.*"root"/)
   })
 
   test('passes a list of checks as given', () => {

@@ -60,6 +60,50 @@ describe('users-api-kit fuzz against a fresh mock', () => {
   )
 })
 
+describe('fuzz --as: each role in a Schemathesis run of its own, with its token', () => {
+  test(
+    '--as admin,viewer,bot sends each token, in three runs, each finding nothing; -- passes options to st run',
+    async () => {
+      mock = await startMock({ users: 5 })
+      const seen = new Set<string>()
+      // Every request's token, as the server received it (a listener beside Fastify's own).
+      mock.app.server.on('request', (request: { url?: string; headers: { authorization?: string } }) => {
+        if (request.url?.startsWith('/api/')) seen.add(String(request.headers.authorization))
+      })
+      const run = await runKit('fuzz', mock.target, [
+        '--as',
+        'admin,viewer,bot',
+        '--max-examples',
+        '3',
+        '--seed',
+        '3',
+        '--',
+        '--phases',
+        'examples,coverage',
+      ])
+
+      expect(run.exitCode, run.output).toBe(0)
+      for (const role of ['admin', 'viewer', 'bot']) {
+        expect(run.output).toContain(`users-api-kit fuzz: as ${role}`)
+        expect(run.output).toContain(`users-api-kit fuzz as ${role}: no findings.`)
+        expect(run.junit).toContain(`name="users-api-kit fuzz (as ${role})"`)
+        expect(seen, role).toContain(`Bearer ${role}-token`)
+      }
+      // The owner's token was not sent; the phases after -- replaced the kit's (no stateful phase).
+      expect(seen).not.toContain('Bearer owner-token')
+      expect(run.output).toMatch(/Stateful \(disabled\)/)
+    },
+    FUZZ_TIMEOUT,
+  )
+
+  test('--as with a name the target has no actor of says so, and exits 2', async () => {
+    mock = await startMock({ users: 2 })
+    const run = await runKit('fuzz', mock.target, ['--as', 'owner,superuser'])
+    expect(run.exitCode).toBe(2)
+    expect(run.output).toContain("--as takes the target's actors")
+  })
+})
+
 describe('users-api-kit fuzz exits 2 when it cannot run', () => {
   test('without Schemathesis, and says the one command that installs it', async () => {
     mock = await startMock({ users: 2 })

@@ -39,7 +39,8 @@ export async function collectTaggedChecks(): Promise<TaggedCheck[]> {
     maxWorkers: 1,
   })
   try {
-    const { testModules } = await vitest.collect()
+    // Run each file's top level: vitest 5 parses files statically by default, which misses the checks loops build.
+    const { testModules } = await vitest.collect(undefined, { staticParse: false })
     const errors = testModules.flatMap((module) =>
       module.errors().map((error) => `${module.moduleId}: ${error.message}`),
     )

@@ -1,21 +1,21 @@
 import { accessSync, constants, existsSync } from 'node:fs'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
-import { dirname, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { AppError } from '../errors.js'
 import { escapeControlCharacters } from '../contract/escape-control-characters.js'
 import { assertReachable, resolveTarget } from '../contract/resolve-target.js'
 import { createScratchDirectory } from '../contract/scratch-directory.js'
-import type { Target } from '../contract/target.js'
+import { ACTOR_NAMES, type ActorName, type Target } from '../contract/target.js'
 import { findSchemathesis, installHint, SCHEMATHESIS_VERSION } from '../fuzz/find-schemathesis.js'
 import { formatFindings } from '../fuzz/format-findings.js'
 import { CONFIG_FILE, HOOKS_FILE, PACKAGE_ROOT, SETUP_SCRIPT } from '../fuzz/fuzz-files.js'
 import { readFindings, type Finding } from '../fuzz/read-findings.js'
-import { startResponseGuard } from '../fuzz/response-guard.js'
+import { startResponseGuard, type ResponseGuard } from '../fuzz/response-guard.js'
 import { readSchemathesisVersion, runSchemathesis } from '../fuzz/run-schemathesis.js'
-import { buildSchemathesisCommand } from '../fuzz/schemathesis-command.js'
+import { buildSchemathesisCommand, type FuzzPlan } from '../fuzz/schemathesis-command.js'
 import { REPORT_FILES, reportPath } from './report-files.js'
-import { renameTestsuites } from '../contract/merge-junit-reports.js'
+import { mergeJunitReports, renameTestsuites } from '../contract/merge-junit-reports.js'
 import { DEFAULT_SPEC_PATH, loadSpec } from '../spec/load-spec.js'
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../contract/response-limits.js'
 import {
@@ -32,7 +32,11 @@ export const FUZZ_USAGE = `users-api-kit fuzz — property-based fuzzing with Sc
 Usage:
   users-api-kit fuzz --target target.json        any deployment (see schemas/target.schema.json)
   users-api-kit fuzz --base-url http://127.0.0.1:4010   a running users-api-kit mock
+  users-api-kit fuzz … -- [st run options]       options after -- go to Schemathesis's st run as
+                                                 they are, after the kit's own (the same option there wins)
 
+  --as ROLES             Whose token is sent: owner (default), or a comma-separated list of the
+                         target's actors (owner,admin,viewer,bot,outsider): one Schemathesis run each
   --spec FILE            The OpenAPI document (default openapi/users.yaml)
   --max-examples N       Test cases per operation and phase (Schemathesis's default: 100)
   --seed N               Schemathesis's seed, to repeat a run
@@ -51,7 +55,8 @@ Usage:
   --control-token T      With --base-url, for a mock started with one (else USERS_API_KIT_CONTROL_TOKEN)
   -h, --help             This help
 
-Safety: the owner's token is sent; writes reach only the target's disposable users (see
+Safety: the token of the actor fuzzed as is sent (the owner's by default); writes reach only the
+target's disposable users, whoever sends them (see
 src/fuzz/schemathesis-hooks.py). Redirects are never followed: a 3xx is a finding. Schemathesis
 reaches the target through the kit's guard, which holds every answer to --request-timeout and
 --max-response-bytes and refuses JSON nested over 64 levels: each refusal is an error that says so.
@@ -80,6 +85,10 @@ export interface FuzzOptions {
   readOnly: boolean
   junit?: string
   schemathesis?: string
+  /** The actors whose tokens are sent, one Schemathesis run each (`--as`); default the owner. */
+  as?: ActorName[]
+  /** What came after `--`: given to `st run` as it is. */
+  extraArgs?: string[]
   /**
    * Where the kit's copy of Schemathesis's JUnit report will be kept: said where Schemathesis names its
    * own reports, which are temporary (removed when the run ends).
@@ -128,31 +137,76 @@ export async function runFuzz(options: FuzzOptions, target?: Target): Promise<Fu
     maxResponseBytes: prepared.maxResponseBytes,
   })
   try {
-    const command = buildSchemathesisCommand({ ...prepared, baseUrl: guard.baseUrl, reportDir: scratch.path })
-    // Schemathesis names its reports, which go with the scratch directory: never a path to look at.
-    const rewrite = (line: string) => nameKeptReports(guard.toTargetUrls(line), scratch.path, options.keptJunit)
-    const status = await runSchemathesis(command, scratch.path, rewrite)
-    const reports = await readReports(command.junitPath, command.ndjsonPath)
-    if ((status !== 0 && status !== 1) || reports === undefined) {
-      console.error(`users-api-kit fuzz: Schemathesis stopped with exit code ${status} before it finished (see above).`)
-      return { exitCode: 2, findings: [] }
+    const runs: RoleRun[] = []
+    for (const [index, identity] of prepared.identities.entries()) {
+      if (prepared.identities.length > 1) {
+        console.log(`\nusers-api-kit fuzz: as ${identity.role} (${index + 1} of ${prepared.identities.length})`)
+      }
+      const run = await fuzzAs(identity, prepared, { guard, scratch: scratch.path, keptJunit: options.keptJunit })
+      if (run === undefined) return { exitCode: 2, findings: [] }
+      runs.push(run)
     }
-    // The curl lines name the target, not the guard; a control character the target sent stays inert.
-    const junit = sanitizeReport(guard.toTargetUrls(reports.junit))
-    const findings = readFindings({ junit, ndjson: reports.ndjson })
-    console.log(formatFindings(findings))
+    for (const run of runs) {
+      console.log(formatFindings(run.findings, prepared.identities.length > 1 ? run.role : undefined))
+      if (run.status === 1 && run.findings.length === 0)
+        console.error(
+          'users-api-kit fuzz: Schemathesis failed the run for a reason the kit could not read (see above).',
+        )
+    }
     if (prepared.broken) console.log(`Note: ${escapeControlCharacters(prepared.broken)}`)
-    if (status === 1 && findings.length === 0)
-      console.error('users-api-kit fuzz: Schemathesis failed the run for a reason the kit could not read (see above).')
+    const findings = runs.flatMap((run) => run.findings)
     return {
-      exitCode: status === 0 && findings.length === 0 ? 0 : 1,
+      exitCode: runs.every((run) => run.status === 0) && findings.length === 0 ? 0 : 1,
       findings,
-      junit: renameTestsuites(junit, () => 'users-api-kit fuzz'),
+      junit: joinReports(runs),
     }
   } finally {
     await guard.close()
     await scratch.remove()
   }
+}
+
+/**
+ * One Schemathesis run with one actor's token, through the guard, its reports in a folder of its own
+ * under the scratch directory; undefined when it did not finish (said why).
+ */
+async function fuzzAs(
+  identity: { role: ActorName; token: string },
+  plan: Omit<FuzzPlan, 'token' | 'reportDir'>,
+  run: { guard: ResponseGuard; scratch: string; keptJunit: string | undefined },
+): Promise<RoleRun | undefined> {
+  const reportDir = join(run.scratch, identity.role)
+  await mkdir(reportDir)
+  const command = buildSchemathesisCommand({ ...plan, baseUrl: run.guard.baseUrl, token: identity.token, reportDir })
+  // Schemathesis names its reports, which go with the scratch directory: never a path to look at.
+  const rewrite = (line: string) => nameKeptReports(run.guard.toTargetUrls(line), run.scratch, run.keptJunit)
+  const status = await runSchemathesis(command, run.scratch, rewrite)
+  const reports = await readReports(command.junitPath, command.ndjsonPath)
+  if ((status !== 0 && status !== 1) || reports === undefined) {
+    console.error(`users-api-kit fuzz: Schemathesis stopped with exit code ${status} before it finished (see above).`)
+    return undefined
+  }
+  // The curl lines name the target, not the guard; a control character the target sent stays inert.
+  const junit = sanitizeReport(run.guard.toTargetUrls(reports.junit))
+  return { role: identity.role, status, junit, findings: readFindings({ junit, ndjson: reports.ndjson }) }
+}
+
+/** One Schemathesis run, with the token of one actor. */
+interface RoleRun {
+  role: ActorName
+  status: number
+  junit: string
+  findings: Finding[]
+}
+
+/** One JUnit report: its suite named "users-api-kit fuzz", or, one run an actor, "users-api-kit fuzz (as admin)". */
+function joinReports(runs: RoleRun[]): string {
+  const [only] = runs
+  if (runs.length === 1 && only) return renameTestsuites(only.junit, () => 'users-api-kit fuzz')
+  return mergeJunitReports(
+    'users-api-kit fuzz',
+    runs.map((run) => renameTestsuites(run.junit, () => `users-api-kit fuzz (as ${run.role})`)),
+  )
 }
 
 /**
@@ -212,8 +266,11 @@ async function prepareRun(options: FuzzOptions, given?: Target) {
   const target = given ?? (await resolveTarget(options, timeoutMs, maxResponseBytes))
   const broken = await assertReachable(target, timeoutMs, maxResponseBytes)
   if (broken) console.error(`users-api-kit fuzz: ${escapeControlCharacters(broken)}`)
-  const ownerToken = target.actors.owner?.token
-  if (!ownerToken) throw new AppError('VALIDATION_FAILED', 'The target has no owner: fuzz sends the owner’s token.')
+  const identities = (options.as ?? ['owner']).map((role) => {
+    const token = target.actors[role]?.token
+    if (!token) throw new AppError('VALIDATION_FAILED', `The target has no ${role}: fuzz --as ${role} sends its token.`)
+    return { role, token }
+  })
   if (!options.readOnly && target.disposable.length === 0) {
     throw new AppError(
       'VALIDATION_FAILED',
@@ -226,7 +283,7 @@ async function prepareRun(options: FuzzOptions, given?: Target) {
     schemathesis: location.path,
     spec,
     baseUrl: target.baseUrl,
-    ownerToken,
+    identities,
     disposable: target.disposable,
     timeoutMs,
     maxResponseBytes,
@@ -253,16 +310,43 @@ function isExecutable(path: string): boolean {
 }
 
 function parseFuzzArgs(args: string[]) {
+  // What follows `--` is Schemathesis's, untouched: parseArgs never sees it.
+  const end = args.indexOf('--')
   const { values } = parseArgs({
-    args,
+    args: end === -1 ? args : args.slice(0, end),
     strict: true,
     allowNegative: true,
-    options: { ...TARGET_OPTIONS, ...FUZZ_OPTIONS, checks: { type: 'string' }, stateful: { type: 'boolean' } },
+    options: {
+      ...TARGET_OPTIONS,
+      ...FUZZ_OPTIONS,
+      checks: { type: 'string' },
+      stateful: { type: 'boolean' },
+      as: { type: 'string' },
+    },
   })
   return {
     ...readTargetOptions(values),
     ...readFuzzOptions(values),
     checks: values.checks ?? 'all',
     stateful: values.stateful ?? true,
+    as: parseActors(values.as),
+    extraArgs: end === -1 ? [] : args.slice(end + 1),
   } satisfies FuzzOptions & { help: boolean }
+}
+
+/**
+ * `--as owner,viewer` → ['owner', 'viewer']; none → the owner.
+ *
+ * @throws Error naming the actors there are, for a name that is none of them.
+ */
+export function parseActors(list: string | undefined): ActorName[] {
+  if (list === undefined) return ['owner']
+  const names = [...new Set(list.split(',').map((name) => name.trim()))]
+  const unknown = names.filter((name) => !(ACTOR_NAMES as readonly string[]).includes(name))
+  if (unknown.length > 0 || names.length === 0) {
+    throw new Error(
+      `--as takes the target's actors, comma-separated (${ACTOR_NAMES.join(', ')}), not "${unknown.join(',') || list}".`,
+    )
+  }
+  return names as ActorName[]
 }

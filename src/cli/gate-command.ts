@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { DISPOSABLE_USERS_NEEDED } from '../contract/disposable-slots.js'
 import { escapeControlCharacters } from '../contract/escape-control-characters.js'
+import { findVitestProblem } from '../contract/load-vitest.js'
 import { resolveTarget } from '../contract/resolve-target.js'
 import type { SuiteOutcome } from '../contract/run-suite.js'
 import type { Target } from '../contract/target.js'
@@ -25,8 +26,8 @@ Usage:
   Runs \`verify\` (every check, strict) and then \`fuzz\` (every Schemathesis check of the users API, stateful phase on)
   against the same target, writes one JUnit file holding both reports, and prints a one-screen summary.
   Before it sends a single request it checks that the target is complete (every actor, enough
-  disposable users, a webhook receiver or "webhooks": false) and that Schemathesis is installed, and
-  lists everything missing.
+  disposable users, a webhook receiver or "webhooks": false) and that Schemathesis and vitest are
+  installed, and lists everything missing.
 
   --out DIR              The reports' folder (made if missing, never cleaned up): users-api-kit-gate.xml
                          (JUnit, both) and verify's HTML page (see verify --html), users-api-kit-verify.html
@@ -111,6 +112,8 @@ type GateOptions = ReturnType<typeof parseGateArgs>
  */
 async function prepareGate(options: GateOptions): Promise<Target | string[]> {
   const missing: string[] = []
+  const vitestProblem = await findVitestProblem()
+  if (vitestProblem !== undefined) missing.push(vitestProblem)
   await locateSchemathesis(options.schemathesis).catch((error: unknown) => missing.push(messageOf(error)))
   const disposable = gateDisposableUsers(options.readOnly)
   const target = await resolveTarget(

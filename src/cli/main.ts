@@ -1,7 +1,8 @@
 #!/usr/bin/env node
+import '../require-supported-node.js'
 import { setFlagsFromString } from 'node:v8'
+import { readPackageManifest } from '../files/read-package-manifest.js'
 import { didYouMean } from './did-you-mean.js'
-import { readVersion } from './read-version.js'
 
 const USAGE = `users-api-kit — mock, contract suite and fuzzer for the users API
 
@@ -58,7 +59,7 @@ async function main(argv: string[]): Promise<number | undefined> {
     return 0
   }
   if (command === '--version' || command === '-v') {
-    console.log(await readVersion())
+    console.log((await readPackageManifest()).version)
     return 0
   }
   const load = COMMANDS[command]

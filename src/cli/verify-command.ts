@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util'
 import { isAppError } from '../errors.js'
 import { escapeControlCharacters } from '../contract/escape-control-characters.js'
+import { findVitestProblem } from '../contract/load-vitest.js'
 import { assertReachable, resolveTarget } from '../contract/resolve-target.js'
 import { runSuite, type SuiteOutcome } from '../contract/run-suite.js'
 import { isChosenSkip, NOT_RUN_REASON, RUN_TIMEOUT_REASON, withoutChoiceMark } from '../contract/skip-reasons.js'
@@ -77,6 +78,12 @@ export interface VerifyResult {
  * its target over here, so that it is never written to a file.
  */
 export async function runVerify(options: VerifyOptions, given?: Target): Promise<VerifyResult> {
+  // Before the target is read or called: without the runner, nothing else is worth a word.
+  const missingRunner = await findVitestProblem()
+  if (missingRunner !== undefined) {
+    console.error(`users-api-kit verify: ${missingRunner}`)
+    return { exitCode: 2 }
+  }
   let outcome: SuiteOutcome
   let broken: string | undefined
   let target: Target

@@ -1,4 +1,5 @@
-import type { JsonTestResults, Reporter } from 'vitest/node'
+import type { JsonTestResults, Reporter, TestModule } from 'vitest/node'
+import { loadVitest } from './load-vitest.js'
 
 /** vitest's JSON reporter, writing to memory instead of a file. */
 export interface JsonReportCapture {
@@ -18,15 +19,27 @@ export interface JsonReportCapture {
  */
 export async function captureJsonReport(): Promise<JsonReportCapture> {
   // Imported when needed, as run-suite.ts imports vitest: the CLI starts without loading it.
-  const { JsonReporter } = await import('vitest/node')
+  const { JsonReporter } = await loadVitest()
   let report: string | undefined
   class MemoryJsonReporter extends JsonReporter {
-    override async writeReport(text: string): Promise<void> {
-      report = text
+    // With `stdout: true`, vitest's JSON reporter prints the report with the run's logger, and does so
+    // before its first await: the logger's log is borrowed for that synchronous part only, so that the
+    // report is caught and no other reporter's line is.
+    override onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
+      const logger = this.ctx.logger
+      const log = logger.log
+      logger.log = (text: string) => {
+        report = text
+      }
+      try {
+        return super.onTestRunEnd(testModules)
+      } finally {
+        logger.log = log
+      }
     }
   }
   return {
-    reporter: new MemoryJsonReporter({}),
+    reporter: new MemoryJsonReporter({ stdout: true }),
     results: () => (report === undefined ? undefined : (JSON.parse(report) as JsonTestResults)),
   }
 }

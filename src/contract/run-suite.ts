@@ -2,6 +2,7 @@ import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { JsonTestResults, Reporter, Vitest } from 'vitest/node'
 import { captureJsonReport } from './capture-json-report.js'
+import { loadVitest } from './load-vitest.js'
 import type { SuiteLayer } from './response-schemas.js'
 import { progressReporter } from './progress-reporter.js'
 import { chosenSkipReason, isChosenSkip, isNotRun, RUN_TIMEOUT_REASON } from './skip-reasons.js'
@@ -96,7 +97,7 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteOutcome> 
 }
 
 async function startSuite(options: SuiteRunOptions): Promise<SuiteOutcome> {
-  const { startVitest } = await import('vitest/node')
+  const { startVitest } = await loadVitest()
   // One line a file while it runs; the failures, by rule first, once it is over (verify-command.ts).
   const reporters: Array<string | [string, Record<string, unknown>] | Reporter> = [progressReporter()]
   // vitest resolves report paths against the suite's root (contract-tests/): the user means their cwd.
@@ -117,6 +118,13 @@ async function startSuite(options: SuiteRunOptions): Promise<SuiteOutcome> {
       ? { testNamePattern: namePatterns.map((pattern) => `(?=.*(?:${pattern}))`).join('') }
       : {}),
     setupFiles: [STOP_AT_THE_RUN_DEADLINE, ...(options.bail ? [STOP_AFTER_FIRST_FAILURE] : [])],
+    // Nothing is written inside the kit, which may be an installed package: no results cache (vitest
+    // keeps one under contract-tests/node_modules/.vite), no cache of transformed modules (vitest 5 keeps
+    // one in the nearest node_modules/.vitest-cache), and the configuration is read by vite's module
+    // runner, not bundled to a temporary file beside it or in a node_modules/.vite-temp.
+    cache: false,
+    fsModuleCache: false,
+    configLoader: 'runner',
     // A check sends a few requests in a row, each allowed the whole --timeout (the client stops sending
     // after 3 timeouts in a row): the request's timeout, which says what happened, must come first.
     ...testTimeouts(options.timeoutMs),

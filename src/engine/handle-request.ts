@@ -107,7 +107,7 @@ function assertUnderApi(method: string, path: string, segments: ReturnType<typeo
   // Stryker disable all: only paths outside /api get here, and they are not the users API
   throw new AppError(
     'NOT_FOUND',
-    `No route ${method} ${path}. The users API lives under /api; its reference is at /docs.`,
+    `No route ${method} ${path}. The users API lives under /api (docs/contract.md of users-api-kit).`,
   )
   // Stryker restore all
 }

@@ -101,6 +101,6 @@ function noRoute(method: string, segments: ReturnType<typeof decodeSegments>, op
   // Stryker restore all
   return new AppError(
     'NOT_FOUND',
-    `No route ${method} ${path}. The users API answers ${routes.join(', ')}; its reference is at /docs.`,
+    `No route ${method} ${path}. The users API answers ${routes.join(', ')} (docs/contract.md of users-api-kit).`,
   )
 }

@@ -7,6 +7,7 @@ import {
   type UsersApiMockOptions,
 } from '../mock-instance/create-users-api-mock.js'
 import { BODY_LIMIT } from '../spec/contract-limits.js'
+import { answerPreflight, corsHeaders, type CorsOrigins } from './cors.js'
 
 export interface FetchHandlerOptions extends UsersApiMockOptions {
   /** A mock instance to answer with (shared with other transports); default: a new one from the options. */
@@ -16,6 +17,11 @@ export interface FetchHandlerOptions extends UsersApiMockOptions {
    * is the users API's `/api/users`.
    */
   basePath?: string
+  /**
+   * CORS, as the mock server answers it: `true` (the default) allows any origin, a list only those
+   * origins, `false` sends no CORS headers and hands OPTIONS to the users API (which answers 401 or 405).
+   */
+  cors?: CorsOrigins
 }
 
 /** A standard fetch handler: a `Request` in, a `Response` out. */
@@ -28,6 +34,8 @@ export interface FetchHandler {
 /**
  * The users API mock as a standard fetch handler, for any runtime with `Request` and `Response`: Node,
  * Deno, Bun, edge workers, route handlers of Next.js or Hono. It translates; the engine holds the rules.
+ * It serves the users API and answers CORS preflights; the server's /__mock/ routes, /docs and events
+ * page are the `mock` instance's methods here (docs/mock.md, "What each transport serves").
  *
  * @example
  * import { createFetchHandler } from 'users-api-kit/fetch'
@@ -37,15 +45,19 @@ export interface FetchHandler {
 export function createFetchHandler(options: FetchHandlerOptions = {}): FetchHandler {
   const mock = Promise.resolve(options.mock ?? createUsersApiMock(options))
   const basePath = (options.basePath ?? '').replace(/\/+$/, '')
+  const cors = options.cors ?? true
   const handle = async (request: Request): Promise<Response> => {
     const pathname = new URL(request.url).pathname
     // Only at a segment's end: with `/mock`, `/mockhttp://x/api/users` must not become `http://x/api/users`.
     const underBase = basePath === '' || pathname === basePath || pathname.startsWith(`${basePath}/`)
+    // A browser's preflight carries no token: answered before the users API, which would refuse it 401.
+    if (underBase && cors !== false && request.method === 'OPTIONS') return answerPreflight(request, cors)
     // Mounted under a base path, the handler answers nothing outside it (the app's own /api stays the app's).
     const response = underBase
       ? await (await mock).handle(await toEngineRequest(request, basePath))
       : toProblemResponse(new AppError('NOT_FOUND', `No route ${pathname}: this mock answers under ${basePath}/api.`))
-    return new Response(response.body ?? null, { status: response.status, headers: response.headers })
+    const headers = cors === false ? response.headers : { ...response.headers, ...corsHeaders(request, cors) }
+    return new Response(response.body ?? null, { status: response.status, headers })
   }
   return Object.assign(handle, { mock })
 }

@@ -10,15 +10,16 @@ export function groupByCheck(findings: Finding[]): Map<string, Finding[]> {
 
 /**
  * The kit's summary after Schemathesis's own output: the findings grouped by check, each with the
- * curl that reproduces it.
+ * curl that reproduces it; `role` names the actor the run was fuzzed as, when there were several.
  *
  * @example
  * formatFindings([]) // 'users-api-kit fuzz: no findings.'
  */
-export function formatFindings(findings: Finding[]): string {
-  if (findings.length === 0) return '\nusers-api-kit fuzz: no findings.'
+export function formatFindings(findings: Finding[], role?: string): string {
+  const run = role === undefined ? 'users-api-kit fuzz' : `users-api-kit fuzz as ${role}`
+  if (findings.length === 0) return `\n${run}: no findings.`
   const groups = groupByCheck(findings)
-  const lines = [`\nusers-api-kit fuzz: ${plural(findings.length, 'finding')} in ${plural(groups.size, 'check')}.`]
+  const lines = [`\n${run}: ${plural(findings.length, 'finding')} in ${plural(groups.size, 'check')}.`]
   for (const [check, group] of groups) {
     lines.push('', `${check} (${group.length})`)
     for (const finding of group) {
@@ -31,7 +32,7 @@ export function formatFindings(findings: Finding[]): string {
   }
   lines.push(
     '',
-    "[Filtered] hides the token sent: the owner's (a disposable user's for a write that names no user id).",
+    `[Filtered] hides the token sent: the ${role ?? 'owner'}'s (a disposable user's for a write that names no user id).`,
     '`st explain CODE` says more about a code.',
   )
   return lines.join('\n')

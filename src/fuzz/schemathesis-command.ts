@@ -13,8 +13,8 @@ export interface FuzzPlan {
   /** The OpenAPI document, as an absolute path (Schemathesis runs in a scratch directory). */
   spec: string
   baseUrl: string
-  /** Sent as `Authorization: Bearer` by the hooks file, never on the command line. */
-  ownerToken: string
+  /** The token of the actor fuzzed as (`--as`), sent as `Authorization: Bearer` by the hooks file, never on the command line. */
+  token: string
   /** The only users a write may touch (see schemathesis-hooks.py). */
   disposable: DisposableUser[]
   /** `all` or a comma-separated list of Schemathesis checks. */
@@ -36,6 +36,8 @@ export interface FuzzPlan {
   reportDir: string
   hooksFile: string
   configFile: string
+  /** What came after `--` on the kit's command line: passed to `st run` as it is, after the kit's own options. */
+  extraArgs?: string[]
 }
 
 export interface SchemathesisCommand {
@@ -98,10 +100,12 @@ export function buildSchemathesisCommand(plan: FuzzPlan): SchemathesisCommand {
     '0',
     // One regex, not four --exclude-method: an exact filter that matches no operation (POST, PUT) is a warning.
     ...(plan.readOnly ? ['--exclude-method-regex', `^(${WRITING_METHODS.join('|')})$`] : []),
+    // Last, so that an option given again there is the one Schemathesis keeps.
+    ...(plan.extraArgs ?? []),
   ]
   const env = {
     SCHEMATHESIS_HOOKS: plan.hooksFile,
-    USERS_API_KIT_TOKEN: plan.ownerToken,
+    USERS_API_KIT_TOKEN: plan.token,
     USERS_API_KIT_DISPOSABLE: JSON.stringify(plan.readOnly ? [] : plan.disposable),
     USERS_API_KIT_READ_ONLY: plan.readOnly ? '1' : '0',
     // The hooks' guard against a server that stopped answering needs the timeout (schemathesis-hooks.py).

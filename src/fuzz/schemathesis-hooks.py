@@ -10,7 +10,7 @@ filled its path parameters from a link, so the guard sits there:
   live target for the whole run.
 - A write without an id (PATCH or DELETE `/api/users/me`, or a method Schemathesis tries on a path that
   does not document it) acts on the caller or the collection: it is sent with a disposable user's token
-  instead of the owner's, so a backend that wrongly honours it changes a disposable user at most.
+  instead of the token fuzzed as, so a backend that wrongly honours it changes a disposable user at most.
 - With USERS_API_KIT_READ_ONLY=1 the CLI excludes every writing method; a write that still reached this
   hook would be refused (an error in the report) rather than sent.
 
@@ -30,7 +30,7 @@ to send, at once, saying why. Any other answer starts the count again; a quick f
 that are not HTTP) neither counts nor resets it.
 
 Environment (set by `users-api-kit fuzz`, never on the command line, so tokens stay out of `ps`):
-  USERS_API_KIT_TOKEN            the owner's token, sent as `Authorization: Bearer`
+  USERS_API_KIT_TOKEN            the token of the actor fuzzed as (the owner by default; `--as`), sent as `Authorization: Bearer`
   USERS_API_KIT_DISPOSABLE       JSON: [{"id": "...", "token": "..."}] from the target file
   USERS_API_KIT_READ_ONLY        "1" in --read-only runs
   USERS_API_KIT_REQUEST_TIMEOUT  seconds, the --timeout the guard holds every request to (default 10)
@@ -79,7 +79,7 @@ _started = threading.local()
 
 @schemathesis.auth(refresh_interval=None, retry_on=[])
 class OwnerToken:
-    """The owner's token on every request (a case that tests a missing or bad token gets none)."""
+    """The token fuzzed as on every request (a case that tests a missing or bad token gets none)."""
 
     def get(self, case, context):
         return TOKEN

@@ -7,6 +7,7 @@
  * const { handlers, mock } = createMockHandlers()
  * const server = setupServer(...handlers)
  */
+import '../require-supported-node.js'
 export { createMockHandlers } from './create-mock-handlers.js'
 export type { MockHandlersOptions } from './create-mock-handlers.js'
 export { createUsersApiMock } from '../mock-instance/create-users-api-mock.js'

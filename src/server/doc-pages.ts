@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import type { FastifyInstance } from 'fastify'
+import { readPackageManifest } from '../files/read-package-manifest.js'
 
 /** The package's own Markdown pages (the same paths from src/ and dist/). */
 const ROOT = new URL('../../', import.meta.url)
@@ -19,33 +20,52 @@ function listPages(): Map<string, URL> {
 /**
  * The README and the pages of docs/ as pages of the mock, rendered from the package's own files on the
  * first request (marked: a well-kept Markdown renderer; the files are the kit's, not a user's input).
- * Links between them are rewritten to these pages, so that they work in the browser too. Each is a
- * route of its own: /docs/json and the rest of the reference's own paths stay the reference's.
+ * Links between them are rewritten to these pages, so that they work in the browser too; links to the
+ * kit's other files (examples/, schemas/, decisions) to the file in the kit's repository, which the mock
+ * does not serve. Each is a route of its own: /docs/json and the rest of the reference's own paths stay
+ * the reference's.
  */
 export function registerDocPages(app: FastifyInstance): void {
   const pages = listPages()
   for (const [page, file] of pages) {
     let html: Promise<string> | undefined
     app.get(`/docs/${page}`, async (_request, reply) => {
-      html ??= renderPage(file, new Set(pages.keys()))
+      html ??= renderPage(file, new Set(pages.keys()), page === 'readme' ? '' : 'docs/')
       return reply.type('text/html; charset=utf-8').send(await html)
     })
   }
 }
 
-/** Links between the README and docs/ pages, and to the document, as the mock serves them. */
-function rewriteLinks(html: string, pages: ReadonlySet<string>): string {
+/**
+ * Links between the README and docs/ pages, and to the document, as the mock serves them; any other
+ * relative link (a file of the kit, resolved from `folder`, the page's own) to that file in `repository`.
+ */
+function rewriteLinks(html: string, pages: ReadonlySet<string>, folder: string, repository: string): string {
   return html
     .replace(/href="(?:\.\.\/|\.\/)*(?:docs\/)?([a-zA-Z0-9-]+)\.md(#[^"]*)?"/g, (link, name: string, anchor = '') => {
       const page = name === 'README' ? 'readme' : name
       return pages.has(page) ? `href="/docs/${page}${anchor}"` : link
     })
     .replace(/href="(?:\.\.\/|\.\/)*openapi\/users\.yaml"/g, 'href="/openapi.yaml"')
+    .replace(/href="(?![a-z][a-z0-9+.-]*:|\/|#)([^"]+)"/gi, (_link, target: string) => {
+      const path = new URL(target, `file:///${folder}`).pathname.slice(1)
+      return `href="${repository}/${path.endsWith('/') ? 'tree' : 'blob'}/main/${path}"`
+    })
 }
 
-async function renderPage(file: URL, pages: ReadonlySet<string>): Promise<string> {
-  const [{ marked }, markdown] = await Promise.all([import('marked'), readFile(file, 'utf8')])
-  const body = rewriteLinks(await marked.parse(markdown, { gfm: true }), pages)
+/** The kit's repository on the web (package.json's `repository`), for the files the mock does not serve. */
+async function readRepositoryUrl(): Promise<string> {
+  const url = (await readPackageManifest()).repository?.url ?? ''
+  return url.replace(/^git\+/, '').replace(/\.git$/, '')
+}
+
+async function renderPage(file: URL, pages: ReadonlySet<string>, folder: string): Promise<string> {
+  const [{ marked }, markdown, repository] = await Promise.all([
+    import('marked'),
+    readFile(file, 'utf8'),
+    readRepositoryUrl(),
+  ])
+  const body = rewriteLinks(await marked.parse(markdown, { gfm: true }), pages, folder, repository)
   const heading = /^# (.+)$/m.exec(markdown)?.[1] ?? 'users-api-kit'
   const title = heading === 'users-api-kit' ? heading : `${heading} · users-api-kit`
   return `<!doctype html>

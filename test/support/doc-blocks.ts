@@ -1,8 +1,23 @@
-// The README's ```sh blocks as the README test reads them: which to run, which commands they hold, and
-// the exit code each command is expected to end with.
+// The fenced blocks of README.md and docs/*.md as the docs test reads them: which to run, the commands
+// of the ```sh ones and the exit code each is expected to end with, the code of the ```ts ones.
 
-/** `<!-- not run by the README test: REASON -->`, on the last non-blank line above a block. */
-const SKIP_COMMENT = /^<!--\s*not run by the README test\s*(?::(.*?))?-->\s*$/
+import { readdirSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+
+/** The pages whose blocks the docs tests run, relative to the root: README.md and docs/*.md. */
+export const DOC_PAGES = [
+  'README.md',
+  ...readdirSync(fileURLToPath(new URL('../../docs/', import.meta.url)))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/${name}`),
+]
+
+/** `<!-- not run by the docs test: REASON -->`, on the last non-blank line above a block. */
+const SKIP_COMMENT = /^<!--\s*not run by the docs test\s*(?::(.*?))?-->\s*$/
+
+/** The blocks the test runs: shell commands and TypeScript. */
+const RUNNABLE = ['sh', 'ts']
 /** A trailing comment saying a command does not exit 0: `# exits 2 until it is filled in`. */
 const EXPECTED_EXIT = /\bexits (\d+)\b/
 
@@ -17,33 +32,39 @@ export interface ShCommand {
   line: number
 }
 
-export interface ShBlock {
+export interface CodeBlock {
   /** 1-based line of the opening fence. */
   line: number
   /** The heading the block sits under. */
   heading: string
-  commands: ShCommand[]
-  /** Why the README test does not run it; undefined for a block it runs. */
+  /** The block's text, without its fences. */
+  code: string
+  /** Why the docs test does not run it; undefined for a block it runs. */
   skipReason?: string
 }
 
-export interface ReadmeFences {
+export interface ShBlock extends CodeBlock {
+  commands: ShCommand[]
+}
+
+export interface DocFences {
   sh: ShBlock[]
+  ts: CodeBlock[]
   /** Every fenced block's info string (`sh`, `console`, `ts`, `` for none), with its line. */
   infoStrings: Array<{ info: string; line: number }>
-  /** Skip comments not directly above a ```sh block (a block that moved away from its reason). */
+  /** Skip comments not directly above a ```sh or ```ts block (a block that moved away from its reason). */
   strayComments: number[]
 }
 
 /**
- * The fenced blocks of a Markdown text, with the ```sh ones split into commands.
+ * The fenced blocks of a Markdown text: the ```sh ones split into commands, the ```ts ones whole.
  *
  * @example
- * readFences('<!-- not run by the README test: installs -->\n\n```sh\nnpm ci\n```\n').sh[0]?.skipReason // 'installs'
+ * readFences('<!-- not run by the docs test: installs -->\n\n```sh\nnpm ci\n```\n').sh[0]?.skipReason // 'installs'
  */
-export function readFences(markdown: string): ReadmeFences {
+export function readFences(markdown: string): DocFences {
   const lines = markdown.split('\n')
-  const result: ReadmeFences = { sh: [], infoStrings: [], strayComments: [] }
+  const result: DocFences = { sh: [], ts: [], infoStrings: [], strayComments: [] }
   let heading = ''
   let lastText: { text: string; line: number } | undefined
   for (let index = 0; index < lines.length; index++) {
@@ -65,15 +86,16 @@ export function readFences(markdown: string): ReadmeFences {
     }
     result.infoStrings.push({ info, line: start + 1 })
     const skip = lastText && SKIP_COMMENT.exec(lastText.text)
-    if (skip && info !== 'sh') result.strayComments.push(lastText?.line ?? 0)
+    if (skip && !RUNNABLE.includes(info)) result.strayComments.push(lastText?.line ?? 0)
     lastText = undefined
-    if (info !== 'sh') continue
-    result.sh.push({
+    const block: CodeBlock = {
       line: start + 1,
       heading,
-      commands: splitCommands(body, start + 2),
+      code: body.join('\n'),
       ...(skip ? { skipReason: (skip[1] ?? '').trim() } : {}),
-    })
+    }
+    if (info === 'ts') result.ts.push(block)
+    if (info === 'sh') result.sh.push({ ...block, commands: splitCommands(body, start + 2) })
   }
   if (lastText && SKIP_COMMENT.test(lastText.text)) result.strayComments.push(lastText.line)
   return result
