@@ -7,7 +7,7 @@ import { readMe, readUser } from './support/read-users.js'
 import { prepareDisposable } from './support/restore-user.js'
 import { expectRule, expectStatus, needActor, needWrites, send, test } from './support/suite.js'
 import { userPath } from './support/user-paths.js'
-import type { SentenceId } from './traceability/contract-sentences.js'
+import type { SentenceId } from '../src/contract/contract-sentences.js'
 
 // CONTRACT §3, the changing rows of the table, for every role, and "nobody acts on themselves". Every
 // change is aimed at this file's disposable user (a CLIENT_VIEWER), promoted by the owner where the

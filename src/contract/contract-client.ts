@@ -1,4 +1,5 @@
 import type { LoadedSpec } from '../spec/load-spec.js'
+import type { SentenceId } from './contract-sentences.js'
 import { listOperations, type Operation } from '../spec/operations.js'
 import { ContractViolation, type Finding, type ReportOptions } from './contract-violation.js'
 import type { Exchange, ExchangeRequest, ExchangeResponse } from './exchange.js'
@@ -17,11 +18,16 @@ export interface CheckContext {
   layer: SuiteLayer
 }
 
-/** A rule every response must keep (contract-tests/checks/): a message when broken, else nothing. */
+/** A rule every response must keep (src/contract/checks/): a message when broken, else nothing. */
 export interface ResponseCheck {
   name: string
   rule: string
   layer: 'core' | 'profile'
+  /**
+   * The sentences of docs/contract.md it holds every answer to, which the proxy's findings name; none
+   * for the checks of the document itself (a documented status, media type or schema).
+   */
+  covers: readonly SentenceId[]
   verify(exchange: Exchange, context: CheckContext): string | undefined
 }
 

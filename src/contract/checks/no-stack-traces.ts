@@ -18,6 +18,7 @@ export const noStackTraces = defineCheck({
   name: 'no-stack-traces',
   rule: 'An error body never carries a stack trace (docs/contract.md §5: a 500 is INTERNAL, with no stack trace)',
   layer: 'profile',
+  covers: ['§5.500'],
   verify({ response }) {
     if (response.status < 400) return undefined
     for (const text of textsOf(response.body ?? response.text)) {

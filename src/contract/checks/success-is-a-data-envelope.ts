@@ -1,4 +1,4 @@
-import { documentedPathOf, hasNoBodyByHttp, type Exchange } from '../../src/contract/exchange.js'
+import { documentedPathOf, hasNoBodyByHttp, type Exchange } from '../exchange.js'
 import { describeValue } from './describe-value.js'
 import { defineCheck } from './define-check.js'
 
@@ -6,6 +6,7 @@ export const successIsADataEnvelope = defineCheck({
   name: 'success-is-a-data-envelope',
   rule: 'A success body is a JSON object with the key data, and the list also meta (docs/contract.md §4; core for /api/users/me)',
   layer: 'core',
+  covers: ['§4.envelope', '§4.list.answer'],
   verify(exchange, { layer }) {
     const { response } = exchange
     if (response.status < 200 || response.status > 299 || hasNoBodyByHttp(exchange)) return undefined

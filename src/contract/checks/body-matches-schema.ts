@@ -1,6 +1,6 @@
 import type { OpenAPIV3_1 } from 'openapi-types'
-import { isInMediaRange, isJsonMediaType, mediaTypeOf } from '../../src/contract/exchange.js'
-import { documentedResponse } from '../../src/contract/response-schemas.js'
+import { isInMediaRange, isJsonMediaType, mediaTypeOf } from '../exchange.js'
+import { documentedResponse } from '../response-schemas.js'
 import { describeValue } from './describe-value.js'
 import { defineCheck } from './define-check.js'
 
@@ -11,6 +11,7 @@ export const bodyMatchesSchema = defineCheck({
   name: 'body-matches-schema',
   rule: "The body validates against the document's schema for the operation, status and media type",
   layer: 'core',
+  covers: [],
   verify({ request, response, operation }, { schemas, layer }) {
     const mediaType = mediaTypeOf(response)
     if (!operation || mediaType === undefined || request.method.toUpperCase() === 'HEAD') return undefined

@@ -1,4 +1,4 @@
-import { hasNoBodyByHttp } from '../../src/contract/exchange.js'
+import { hasNoBodyByHttp } from '../exchange.js'
 import { describeValue } from './describe-value.js'
 import { defineCheck } from './define-check.js'
 
@@ -26,6 +26,7 @@ export const problemCodeMatchesStatus = defineCheck({
   name: 'problem-code-matches-status',
   rule: 'A problem carries the code of its status, a detail and a title, and errors on a 400 only (docs/contract.md §5)',
   layer: 'profile',
+  covers: ['§5.codes', '§5.problem.fields', '§5.errors'],
   verify(exchange) {
     const { response, operation } = exchange
     const problem = response.body

@@ -1,5 +1,5 @@
 import type { OpenAPIV3_1 } from 'openapi-types'
-import { documentedResponse, layerOf } from '../../src/contract/response-schemas.js'
+import { documentedResponse, layerOf } from '../response-schemas.js'
 import { describeValue } from './describe-value.js'
 import { defineCheck } from './define-check.js'
 
@@ -7,6 +7,7 @@ export const requiredHeadersArePresent = defineCheck({
   name: 'required-headers-are-present',
   rule: 'Every header the documented response requires is present and matches its schema',
   layer: 'core',
+  covers: ['§2.www-authenticate', '§4.other.405', '§5.429-503'],
   verify({ response, operation }, { schemas, layer }) {
     const documented = operation && documentedResponse(operation, response.status)
     if (!operation || !documented) return undefined

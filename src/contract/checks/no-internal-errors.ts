@@ -8,6 +8,7 @@ export const noInternalErrors = defineCheck({
   name: 'no-internal-errors',
   rule: 'A 500 is never expected: bad input is a 4xx (docs/contract.md §5)',
   layer: 'profile',
+  covers: ['§5.500'],
   verify({ response }) {
     if (response.status !== 500) return undefined
     return 'Received: 500\nExpected: an answer of the users API (a 4xx for a bad request); a 500 is a bug of the server'

@@ -1,4 +1,4 @@
-import { documentedPathOf } from '../../src/contract/exchange.js'
+import { documentedPathOf } from '../exchange.js'
 import { defineCheck } from './define-check.js'
 
 /** RFC 9110 §5.6.2: a method is a token. */
@@ -11,6 +11,7 @@ export const allowOn405 = defineCheck({
   name: 'allow-on-405',
   rule: "A 405 carries Allow, a list of methods without the request's own; on /api/users/me exactly GET (docs/contract.md §4)",
   layer: 'core',
+  covers: ['§4.other.405', '§4.me.405'],
   verify(exchange) {
     const { request, response } = exchange
     if (response.status !== 405) return undefined

@@ -1,5 +1,5 @@
-import { isInMediaRange, isJsonMediaType, mediaTypeOf } from '../../src/contract/exchange.js'
-import { documentedResponse } from '../../src/contract/response-schemas.js'
+import { isInMediaRange, isJsonMediaType, mediaTypeOf } from '../exchange.js'
+import { documentedResponse } from '../response-schemas.js'
 import { describeValue } from './describe-value.js'
 import { defineCheck } from './define-check.js'
 
@@ -7,6 +7,7 @@ export const contentTypeIsDocumented = defineCheck({
   name: 'content-type-is-documented',
   rule: 'The body is of a media type the document gives the response (none when it documents none), and JSON parses',
   layer: 'core',
+  covers: [],
   verify({ request, response, operation }, { layer }) {
     const mediaType = mediaTypeOf(response)
     if (isJsonMediaType(mediaType) && response.body === undefined && response.text !== '') {

@@ -1,4 +1,4 @@
-import { hasNoBodyByHttp, mediaTypeOf } from '../../src/contract/exchange.js'
+import { hasNoBodyByHttp, mediaTypeOf } from '../exchange.js'
 import { describeValue } from './describe-value.js'
 import { defineCheck } from './define-check.js'
 
@@ -6,6 +6,7 @@ export const errorsAreProblemDetails = defineCheck({
   name: 'errors-are-problem-details',
   rule: 'Every 4xx/5xx response is application/problem+json whose status equals the HTTP status (docs/contract.md §5)',
   layer: 'profile',
+  covers: ['§5.problem', '§5.problem.status'],
   verify(exchange) {
     const { response } = exchange
     // A HEAD answer has no body to judge (RFC 9110 §9.3.2).

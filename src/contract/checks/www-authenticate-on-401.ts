@@ -1,4 +1,4 @@
-import { requestHeaderOf } from '../../src/contract/exchange.js'
+import { requestHeaderOf } from '../exchange.js'
 import { defineCheck } from './define-check.js'
 
 /** RFC 7235 auth-param: `error="invalid_token"` or `error=invalid_token`, names case-insensitive. */
@@ -8,6 +8,7 @@ export const wwwAuthenticateOn401 = defineCheck({
   name: 'www-authenticate-on-401',
   rule: 'A 401 carries WWW-Authenticate: Bearer, with error="invalid_token" exactly when a non-empty Bearer token was refused (docs/contract.md §2)',
   layer: 'core',
+  covers: ['§2.www-authenticate', '§2.invalid-token'],
   verify({ request, response }) {
     if (response.status !== 401) return undefined
     const challenge = response.headers['www-authenticate']

@@ -9,6 +9,7 @@ export const retryAfterOn429 = defineCheck({
   name: 'retry-after-on-429',
   rule: 'A 429 carries Retry-After, in seconds or as an HTTP date (docs/contract.md §5)',
   layer: 'profile',
+  covers: ['§5.429-503'],
   verify({ response }) {
     if (response.status !== 429) return undefined
     const retryAfter = response.headers['retry-after']
