@@ -204,9 +204,10 @@ function toRequest(baseUrl: string, options: SendOptions): ExchangeRequest {
 /**
  * The answer as checks see it, read within the limits of response-limits.ts: a body past
  * `maxBytes` or JSON nested too deep is kept out (its first KiB, or its text unparsed) and marked
- * `refused`, which is then the exchange's one finding.
+ * `refused`, which is then the exchange's one finding. The proxy reads its copy of each answer with it
+ * too (src/proxy/response-copy.ts), so that both judge the same text.
  */
-async function toResponse(response: Response, maxBytes: number): Promise<ExchangeResponse> {
+export async function toResponse(response: Response, maxBytes: number): Promise<ExchangeResponse> {
   const headers = Object.fromEntries(
     [...response.headers.entries()].map(([name, value]) => [name.toLowerCase(), value]),
   )
