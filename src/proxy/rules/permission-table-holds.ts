@@ -14,7 +14,8 @@ export const permissionTableHolds = defineRule({
     // A request refused by itself (a bad body, say) is judged by the order of checks, before permission.
     if (observed.refusal || token === undefined) return []
     const callerId = knowledge.callers.get(token).userId
-    const caller = callerId === undefined ? undefined : knowledge.users.sureSnapshot(callerId, observed)
+    const caller =
+      callerId === undefined ? undefined : knowledge.users.sureSnapshot(callerId, observed, [observed.startedAt])
     // Who the caller is now, surely: their role, and whether they may call at all (else a 401 is due).
     if (!callerId || !caller || !isRole(caller.role) || caller.status !== 'ACTIVE') return []
     const status = statusOf(observed)
@@ -23,6 +24,9 @@ export const permissionTableHolds = defineRule({
         '§3.me.allows',
         `Received: 403 for GET /api/users/me of a ${caller.role}\nExpected: 200, every role reads itself`,
       )
+    // Another organization's user is a 404 before any permission: other-organizations-ids-are-404's to judge.
+    const theirs = observed.userId === undefined ? undefined : knowledge.users.organizationOf(observed.userId)
+    if (theirs !== undefined && theirs !== caller.organizationId) return []
     const request = toPermissionRequest(observed, caller.role, callerId, knowledge)
     if (!request) return []
     const { verdict, sentence } = decidePermission(request)

@@ -19,7 +19,7 @@ export const refusedTokensGet401 = defineRule({
         '§2.deleted-token',
         `Received: ${observed.exchange.response.status} for the token of ${userId}, deleted earlier (204)\nExpected: 401`,
       )
-    const user = knowledge.users.sureSnapshot(userId, observed)
+    const user = knowledge.users.sureSnapshot(userId, observed, [observed.startedAt])
     const sentence = typeof user?.status === 'string' ? REFUSED[user.status] : undefined
     if (!sentence) return []
     return found(
