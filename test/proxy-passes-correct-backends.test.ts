@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from 'vitest'
 import type { Target } from '../src/contract/target.js'
 import { startProxy } from '../src/proxy/start-proxy.js'
-import { startMock } from '../src/server/start-mock.js'
+import { createMockApp, serverUrl } from '../src/server/start-mock.js'
 import { DISPOSABLE_USERS_NEEDED, runScriptedTraffic } from './support/proxy-traffic.js'
 import { startSecondImplementation, stopSecondImplementations } from './support/second-implementation.js'
 
@@ -30,17 +30,26 @@ async function judgeTraffic(target: Target) {
 }
 
 describe('the proxy in front of a correct backend reports no violation', () => {
-  test('the mock', async () => {
-    const mock = await startMock({ users: 12, disposable: DISPOSABLE_USERS_NEEDED })
+  test('the mock, whose every answer reaches the client byte for byte', async () => {
+    const { app, mock } = await createMockApp({ users: 12 })
+    // What the mock sent, in order: the client must get the same bytes through the proxy.
+    const sent: string[] = []
+    app.addHook('onSend', async (_request, reply, payload) => {
+      sent.push(`${reply.statusCode} ${typeof payload === 'string' || Buffer.isBuffer(payload) ? String(payload) : ''}`)
+      return payload
+    })
+    await app.listen({ port: 0, host: '127.0.0.1' })
     try {
-      const { steps, counts, violations } = await judgeTraffic(mock.target)
+      const target = mock.createTarget(serverUrl(app), DISPOSABLE_USERS_NEEDED)
+      const { steps, counts, violations } = await judgeTraffic(target)
       expect(violations).toEqual([])
+      expect(steps.map((step) => `${step.status} ${step.body}`)).toEqual(sent)
       expect(counts.judged).toBe(steps.length)
       // The refusals the script sends on purpose are the client's, and were seen as such.
       expect(counts.client).toBeGreaterThanOrEqual(12)
       expect(steps.filter((step) => step.status >= 500)).toEqual([])
     } finally {
-      await mock.close()
+      await app.close()
     }
   }, 60_000)
 

@@ -60,8 +60,11 @@ export class ExchangeObserver {
     const query = target.indexOf('?')
     const path = query === -1 ? target : target.slice(0, query)
     const rawQuery = query === -1 ? '' : target.slice(query + 1)
-    // docs/contract.md §4 and §7: the users API is under /api; OPTIONS is CORS's, outside the contract.
-    const judged = (path === '/api' || path.startsWith('/api/')) && method !== 'OPTIONS'
+    // docs/contract.md §4 and §7: the users API is under /api; OPTIONS is CORS's, and a request line and
+    // headers near or past HTTP's 16 KiB are the HTTP server's to refuse, before the users API: neither
+    // is the contract's.
+    const judged =
+      (path === '/api' || path.startsWith('/api/')) && method !== 'OPTIONS' && headSize(request) < HEAD_LIMIT
     if (!judged) return { method, target, path, rawQuery, judged, startedAt }
     const operation = this.parts.judge.operationOf(method, path)
     const userId = operation && userIdOf(operation, path)
@@ -138,6 +141,19 @@ export class ExchangeObserver {
     log.add(entry)
     onFinding?.(entry)
   }
+}
+
+/**
+ * docs/contract.md §7: node's HTTP parser, the mock's, refuses a request line and headers over 16 KiB
+ * before the users API sees them. The proxy leaves a KiB of margin: its count of the bytes and a
+ * server's need not agree to the byte.
+ */
+const HEAD_LIMIT = 15 * 1024
+
+/** The bytes of a request's request line and headers, as sent. */
+function headSize(request: IncomingMessage): number {
+  const line = `${request.method ?? ''} ${request.url ?? ''} HTTP/1.1\r\n`.length
+  return request.rawHeaders.reduce((total, part) => total + Buffer.byteLength(part) + 2, line + 2)
 }
 
 /** verify's own words for an exchange with no answer (contract-client.ts `noResponse`). */

@@ -8,7 +8,7 @@ import type { FindingEntry } from './finding-entry.js'
 import { FindingLog } from './finding-log.js'
 import { ExchangeJudge } from './judge-exchange.js'
 import { DEFAULT_KNOWLEDGE_LIMITS, Knowledge, type KnowledgeLimits } from './knowledge.js'
-import { ProxyError, sendProxyProblem } from './proxy-error.js'
+import { PROXY_ANSWER_HEADER, PROXY_PROBLEMS, ProxyError, sendProxyProblem } from './proxy-error.js'
 import { isProxyRoute, ProxyRoutes } from './proxy-routes.js'
 import { openUpstream } from './upstream.js'
 
@@ -44,6 +44,13 @@ export interface RunningProxy {
   close(): Promise<void>
 }
 
+/**
+ * The proxy parses what its upstream would: requests without Host (HTTP/1.0 clients; Host is the
+ * upstream's anyway) and headers up to 64 KiB, so that a backend's own limit (the users API's is 16 KiB,
+ * docs/contract.md §7) is the one a client meets, not node's 16 KiB default answered 431 by the proxy.
+ */
+const SERVER_OPTIONS = { requireHostHeader: false, maxHeaderSize: 64 * 1024 }
+
 const DEFAULTS = { port: 4020, host: '127.0.0.1', timeoutMs: 10_000, copyBudgetBytes: 32 * 1024 * 1024 }
 
 /**
@@ -77,7 +84,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   })
   const pending = new Set<Promise<void>>()
 
-  const server = createServer((request, response) => {
+  const server = createServer(SERVER_OPTIONS, (request, response) => {
     const target = request.url ?? '/'
     if (isProxyRoute(target)) return routes.handle(request, response)
     // Absolute-form and asterisk-form targets name another server: the client never chooses the upstream.
@@ -97,6 +104,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     pending.add(done)
     void done.finally(() => pending.delete(done))
   })
+  // An Expect other than 100-continue: node would answer 417 itself; the upstream decides, as for any header.
+  server.on('checkExpectation', (request, response) => server.emit('request', request, response))
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => refuseUnparsable(error, socket))
   server.on('connect', (_request, socket: Socket) => refuseTunnel(socket, 'CONNECT'))
   server.on('upgrade', (_request, socket: Socket) => refuseTunnel(socket, 'a protocol upgrade'))
   await listen(server, options.port ?? DEFAULTS.port, options.host ?? DEFAULTS.host)
@@ -121,15 +131,35 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
 }
 
 function refuseTunnel(socket: Socket, what: string): void {
-  const body = JSON.stringify({
-    type: 'about:blank',
-    title: 'Method Not Allowed',
-    status: 405,
-    code: 'METHOD_REFUSED',
-    detail: `The proxy forwards HTTP requests to its one upstream; it opens no tunnel (${what}).`,
-  })
+  writeRawProblem(
+    socket,
+    new ProxyError(
+      'METHOD_REFUSED',
+      `The proxy forwards HTTP requests to its one upstream; it opens no tunnel (${what}).`,
+    ),
+  )
+}
+
+/** Bytes node's parser refuses (not HTTP, headers past 64 KiB) never reach the upstream: the proxy says so. */
+function refuseUnparsable(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed || !socket.writable) return
+  const what =
+    error.code === 'HPE_HEADER_OVERFLOW' ? 'a request line and headers over 64 KiB' : 'a request that is not HTTP/1.1'
+  writeRawProblem(
+    socket,
+    new ProxyError(
+      'TARGET_REFUSED',
+      `The proxy could not read ${what} (${error.code ?? 'parse error'}); nothing was forwarded.`,
+    ),
+  )
+}
+
+/** A problem written on a socket no HTTP response object holds, then the connection closed. */
+function writeRawProblem(socket: Socket, error: ProxyError): void {
+  const { status, title } = PROXY_PROBLEMS[error.code]
+  const body = JSON.stringify({ type: 'about:blank', title, status, code: error.code, detail: error.message })
   socket.end(
-    `HTTP/1.1 405 Method Not Allowed\r\ncontent-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${title}\r\ncontent-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${PROXY_ANSWER_HEADER}: answered by users-api-kit proxy, not by the upstream\r\nconnection: close\r\n\r\n${body}`,
   )
 }
 

@@ -6,6 +6,8 @@ export interface TrafficStep {
   method: string
   path: string
   status: number
+  /** The answer's body as the client read it (fetch decompresses). */
+  body: string
 }
 
 interface Send {
@@ -46,7 +48,7 @@ export async function runScriptedTraffic(baseUrl: string, target: Target): Promi
     if (body !== undefined) headers['content-type'] = options.contentType ?? 'application/json'
     const response = await fetch(`${baseUrl}${path}`, { method, headers, body, redirect: 'manual' })
     const text = await response.text()
-    steps.push({ what, method, path, status: response.status })
+    steps.push({ what, method, path, status: response.status, body: text })
     return {
       status: response.status,
       body: /json/.test(response.headers.get('content-type') ?? '') && text ? JSON.parse(text) : undefined,
