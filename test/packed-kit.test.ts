@@ -88,6 +88,44 @@ describe('the packed kit, installed into an empty project', { timeout: 120_000 }
     expect(verify.all).toMatch(/checks passed, 0 failed/)
   })
 
+  test('npx users-api-kit proxy is there, in front of the installed mock: its checks run from dist/', async () => {
+    const url = await startInstalledMock()
+    const proxy = execa('npx', ['users-api-kit', 'proxy', '--upstream', url, '--port', '0'], {
+      cwd: project,
+      reject: false,
+    })
+    started.push(proxy)
+    const proxyUrl = await new Promise<string>((resolve, reject) => {
+      let output = ''
+      const timer = setTimeout(() => reject(new Error(`No banner within 30 s:\n${output}`)), 30_000)
+      proxy.stdout?.on('data', (chunk: Buffer) => {
+        output += chunk.toString()
+        const match = /Point your app at\s+(http:\/\/\S+)/.exec(output)?.[1]
+        if (match) {
+          clearTimeout(timer)
+          resolve(match)
+        }
+      })
+    })
+    expect((await fetch(`${proxyUrl}/api/users/me`, { headers: { authorization: 'Bearer owner-token' } })).status).toBe(
+      200,
+    )
+    expect(
+      (await fetch(`${proxyUrl}/api/users?limit=0`, { headers: { authorization: 'Bearer owner-token' } })).status,
+    ).toBe(400)
+    await expect
+      .poll(
+        async () =>
+          ((await (await fetch(`${proxyUrl}/__proxy/violations`)).json()) as { counts: { judged: number } }).counts
+            .judged,
+      )
+      .toBe(2)
+    const { counts } = (await (await fetch(`${proxyUrl}/__proxy/violations`)).json()) as {
+      counts: Record<string, number>
+    }
+    expect(counts).toMatchObject({ violations: 0, client: 1 })
+  })
+
   test('a test file of the project uses startMock and the MSW handlers', async () => {
     await writeFile(
       join(project, 'kit.test.js'),
