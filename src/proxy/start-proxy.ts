@@ -41,6 +41,7 @@ export interface RunningProxy {
   log: FindingLog
   /** Resolves once every exchange forwarded so far has been judged. */
   settled(): Promise<void>
+  /** Stops listening and ends every connection, those in flight included: call `settled()` first to judge them. */
   close(): Promise<void>
 }
 
@@ -123,7 +124,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       routes.close()
       await new Promise<void>((resolve) => {
         server.close(() => resolve())
-        server.closeIdleConnections()
+        // Kept-alive connections would hold the close for node's 5 s: a stopped proxy forwards nothing more.
+        server.closeAllConnections()
       })
       upstream.close()
     },
