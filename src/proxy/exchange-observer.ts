@@ -95,8 +95,15 @@ export class ExchangeObserver {
       abandon()
       return this.report(notChecked(unchecked), exchange, arrival.target, credentials)
     }
-    const observed = this.toObserved(arrival, forwarded, exchange, credentials, endedAt)
-    for (const finding of this.parts.judge.judge(observed)) this.report(finding, exchange, arrival.target, credentials)
+    let findings: ProxyFinding[]
+    try {
+      findings = this.parts.judge.judge(this.toObserved(arrival, forwarded, exchange, credentials, endedAt))
+    } catch (error) {
+      // A fault of the proxy's own: said on the exchange it happened on, never a silent gap.
+      abandon()
+      findings = [notChecked(`the proxy failed to judge it (${(error as Error).message})`)]
+    }
+    for (const finding of findings) this.report(finding, exchange, arrival.target, credentials)
   }
 
   private toObserved(
