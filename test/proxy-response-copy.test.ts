@@ -1,4 +1,4 @@
-import { brotliCompressSync, gzipSync } from 'node:zlib'
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
 import { describe, expect, test } from 'vitest'
 import { CopyBudget } from '../src/proxy/copy-budget.js'
 import { ResponseCopy, type ResponseCopyOptions } from '../src/proxy/response-copy.js'
@@ -43,6 +43,12 @@ describe("the proxy's copy of an answer", () => {
       'br',
     ])
     expect(await outcome).toMatchObject({ response: { body: { data: 1 } } })
+  })
+
+  test('codings applied one after the other come off in reverse (RFC 9110 §8.4)', async () => {
+    const body = gzipSync(deflateSync('{"data":2}'))
+    const { outcome } = copyOf(body, ['Content-Type', 'application/json', 'Content-Encoding', 'deflate, gzip'])
+    expect(await outcome).toMatchObject({ response: { body: { data: 2 } } })
   })
 
   test('a gzip bomb is inflated no further than the limit, and the budget is given back', async () => {

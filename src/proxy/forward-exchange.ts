@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { describeTransportFailure, type TransportFailure } from '../contract/transport-failure.js'
 import type { CopyBudget } from './copy-budget.js'
-import { endToEndHeaders, withHost } from './hop-by-hop-headers.js'
+import { endToEndHeaders, withHost } from './forwarded-headers.js'
 import { ProxyError, sendProxyProblem } from './proxy-error.js'
 import { RequestBodyCopy } from './request-body-copy.js'
 import { ResponseCopy, type CopyOutcome } from './response-copy.js'

@@ -1,11 +1,10 @@
-import type { Transform } from 'node:stream'
-import { constants, createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
-import * as zlib from 'node:zlib'
+import type { Readable, Transform } from 'node:stream'
+import { codingsOf, createDecoders } from '../contract/content-codings.js'
 import { toResponse } from '../contract/contract-client.js'
 import type { ExchangeResponse } from '../contract/exchange.js'
 import { ResponseTooLarge } from '../contract/read-bounded-body.js'
 import type { CopyBudget } from './copy-budget.js'
-import { toHeaderRecord } from './hop-by-hop-headers.js'
+import { toHeaderRecord } from './forwarded-headers.js'
 
 /** A copy the proxy read as verify's client reads an answer, or why it could not. */
 export type CopyOutcome = { response: ExchangeResponse } | { unchecked: string }
@@ -36,7 +35,7 @@ class BudgetFull extends Error {
 export class ResponseCopy {
   readonly outcome: Promise<CopyOutcome>
   private controller!: ReadableStreamDefaultController<Uint8Array>
-  private readonly decoder: Transform | undefined
+  private readonly decoders: Transform[] = []
   private stopped = false
   private rawBytes = 0
   private taken = 0
@@ -50,37 +49,43 @@ export class ResponseCopy {
       cancel: () => this.stop(),
     })
     const headers = toHeaderRecord(options.rawHeaders)
-    const coding = headers['content-encoding']?.trim().toLowerCase() ?? ''
-    const decoder = options.hasBody ? createDecoder(coding) : undefined
-    if (decoder === null) {
+    const coding = headers['content-encoding'] ?? ''
+    const codings = options.hasBody ? codingsOf(coding) : []
+    const decoders = codings.length === 0 ? [] : createDecoders(codings)
+    if (!decoders) {
       this.stopped = true
       this.outcome = Promise.resolve({
         unchecked: `an answer in a content-encoding the proxy does not decode (${coding})`,
       })
       return
     }
-    this.decoder = decoder
-    decoder?.on('data', (chunk: Buffer) => this.enqueue(chunk))
-    decoder?.on('end', () => this.close())
-    decoder?.on('error', (error: Error) =>
-      this.error(new Error(`a ${coding} body that does not decompress (${error.message})`)),
-    )
-    this.outcome = this.read(stream, headers, decoder !== undefined).finally(() => options.budget.give(this.taken))
+    this.decoders = decoders
+    // Chained in the order the codings come off: the last one gives the body.
+    const last = decoders.reduce<Readable | undefined>((source, decoder) => source?.pipe(decoder) ?? decoder, undefined)
+    last?.on('data', (chunk: Buffer) => this.enqueue(chunk))
+    last?.on('end', () => this.close())
+    for (const decoder of decoders)
+      decoder.on('error', (error: Error) =>
+        this.error(new Error(`a ${coding} body that does not decompress (${error.message})`)),
+      )
+    this.outcome = this.read(stream, headers, decoders.length > 0).finally(() => options.budget.give(this.taken))
   }
 
   /** A chunk of the answer's body, as the upstream sent it. */
   write(chunk: Buffer): void {
     if (this.stopped) return
     this.rawBytes += chunk.byteLength
-    if (!this.decoder) return this.enqueue(chunk)
-    // Compressed bytes wait in the decoder: as many as the limit allows, no more.
+    const [first] = this.decoders
+    if (!first) return this.enqueue(chunk)
+    // Compressed bytes wait in the decoders: as many as the limit allows, no more.
     if (this.rawBytes > this.options.maxBytes) return this.error(new ResponseTooLarge(this.options.maxBytes, ''))
-    this.decoder.write(chunk)
+    first.write(chunk)
   }
 
   end(): void {
     if (this.stopped) return
-    if (this.decoder) this.decoder.end()
+    const [first] = this.decoders
+    if (first) first.end()
     else this.close()
   }
 
@@ -140,22 +145,8 @@ export class ResponseCopy {
 
   private stop(): void {
     this.stopped = true
-    this.decoder?.destroy()
+    for (const decoder of this.decoders) decoder.destroy()
   }
-}
-
-/** The decompressor of a content coding: undefined for none, null for one the proxy cannot decode. */
-function createDecoder(coding: string): Transform | undefined | null {
-  // As fetch (undici) inflates: a body cut short is read as far as it goes.
-  const options = { finishFlush: constants.Z_SYNC_FLUSH }
-  if (coding === '' || coding === 'identity') return undefined
-  if (coding === 'gzip' || coding === 'x-gzip') return createGunzip(options)
-  if (coding === 'deflate') return createInflate(options)
-  if (coding === 'br') return createBrotliDecompress({ finishFlush: constants.BROTLI_OPERATION_FLUSH })
-  // zstd: in node:zlib from Node 22.15 and 23.8.
-  const createZstd = (zlib as { createZstdDecompress?: () => Transform }).createZstdDecompress
-  if (coding === 'zstd' && createZstd) return createZstd()
-  return null
 }
 
 /** The headers the copy's Response carries: once decompressed, the compressed length no longer applies. */

@@ -1,18 +1,7 @@
-/**
- * RFC 9110 §7.6.1: headers that belong to one connection, not to the message, and that a proxy does not
- * forward: Connection, those it names, and the ones HTTP/1.1 defined as such. `Expect` is answered by the
- * proxy's own server (100 Continue) and so is not passed on either.
- */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'expect',
-])
+import { HOP_BY_HOP_HEADERS } from '../contract/hop-by-hop-headers.js'
+
+/** `Expect` is answered by the proxy's own server (100 Continue), so it is not passed on either. */
+const NOT_FORWARDED = new Set([...HOP_BY_HOP_HEADERS, 'expect'])
 
 /**
  * The end-to-end headers of a message, in node's `rawHeaders` form (`[name, value, name, value, …]`),
@@ -31,7 +20,7 @@ export function endToEndHeaders(rawHeaders: readonly string[]): string[] {
   for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
     const name = rawHeaders[index] as string
     const lower = name.toLowerCase()
-    if (HOP_BY_HOP.has(lower) || named.has(lower)) continue
+    if (NOT_FORWARDED.has(lower) || named.has(lower)) continue
     kept.push(name, rawHeaders[index + 1] as string)
   }
   return kept
