@@ -24,25 +24,12 @@ describe('updated-at-moves-only-on-a-change', () => {
     ).toEqual(['updated-at-moves-only-on-a-change §1.updated-at'])
   })
 
-  test('right both ways, whole seconds or not', () => {
-    expect(
-      proxy.judge(
-        patchOf('owner', 'usr_viewer', { name: 'Vera' }, 200, {
-          ...VIEWER,
-          name: 'Vera',
-          updatedAt: '2024-01-09T00:00:00Z',
-        }),
-      ),
-    ).toEqual([])
-    expect(
-      proxy.judge(
-        patchOf('owner', 'usr_viewer', { name: 'Vera' }, 200, {
-          ...VIEWER,
-          name: 'Vera',
-          updatedAt: '2024-01-09T00:00:00Z',
-        }),
-      ),
-    ).toEqual([])
+  test('right both ways, whole seconds or not: a change moves updatedAt, the same PATCH again keeps it', () => {
+    // The viewer's /me showed updatedAt 09:03:00.000Z; a backend of whole seconds answers the change so.
+    const renamed = { ...VIEWER, name: 'Vera', updatedAt: '2024-01-09T00:00:00Z' }
+    const change = patchOf('owner', 'usr_viewer', { name: 'Vera' }, 200, renamed)
+    expect(proxy.judge(change)).toEqual([])
+    expect(proxy.judge(change)).toEqual([])
   })
 
   test('nothing is said when another write of the user may have come in between', () => {
