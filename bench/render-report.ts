@@ -126,6 +126,8 @@ export function renderReport(report: Report): string {
     '',
     ...renderMswBundle(report.mswBundle),
     '',
+    ...renderProxy(report),
+    '',
     '## How measured',
     '',
     `- Every server runs in its own child process (\`node dist/cli/main.js mock --quiet …\`, or \`node bench/bare-server.js\`). ${loadGeneratorLine(report)} ${settings.connections} connections, no pipelining, \`Authorization: Bearer owner-token\`.`,
@@ -135,8 +137,33 @@ export function renderReport(report: Report): string {
     `- CPU: user + system time of the server process from /proc/PID/stat (10 ms ticks) and of the load generator (${report.loadGenerator.name === 'wrk' ? "wrk's /proc/self/stat at its end" : 'process.cpuUsage() of this process'}), over each measured run. "server CPU µs/request" is the cost of one request whatever the contention; a load generator near 100 % of a core means it, not the server, set the pace, and the requests/s ratio then understates the difference between the servers.`,
     '- Memory: VmRSS (and VmHWM, the peak) of the mock process from /proc/PID/status, read after its load runs.',
     `- Part 4: a temporary fixture file holds only the first organization of fixtures/default.json and its named users; the mock starts with \`--fixtures FILE --users ${large.users}\`, so faker generates the users at start. Start time is spawn → the banner's API line on stdout.`,
+    `- Part 7: the mock (\`--quiet\`) and \`users-api-kit proxy --upstream MOCK\` each in its own process; each request alternately to the mock and to the proxy, ${settings.rounds} round(s), the same load generator and connections as part 1. The proxy forwards every request and judges every exchange (verify's response checks, the request against the document, the rules of docs/proxy.md); its answers are checked equal to the mock's before any load. The CPU of the proxied rows is the proxy process's alone.`,
     `- Part 6: esbuild ${report.mswBundle.esbuild} bundles \`export { createMockHandlers } from '${report.mswBundle.entry}'\` (what \`users-api-kit/msw\` resolves to) with \`bundle, minify, format: 'esm', platform: 'browser', splitting\`, msw external (the app's peer dependency). The default seed's size is the entry chunk and the chunks it imports statically; the chunks behind its dynamic imports (faker, for a custom seed) are given apart. Each file gzipped on its own (zlib's default level), 1 KB = 1,000 bytes.`,
   ].join('\n')
+}
+
+function renderProxy({ proxy, settings }: Report): string[] {
+  const { counts, memory } = proxy
+  return [
+    `## 7. The proxy's overhead, ${settings.connections} connections`,
+    '',
+    markdownTable(
+      ['Request', 'To', 'requests/s', 'p50 ms', 'p99 ms', 'proxied / direct', 'added p50 ms', 'CPU µs/request', 'CPU'],
+      proxy.rows.flatMap((row) => [
+        [row.label, 'the mock', ...loadCells(row.direct), '—', '—', ...cpuCells(row.direct).slice(0, 2)],
+        [
+          row.label,
+          'the proxy → the mock',
+          ...loadCells(row.proxied),
+          (row.proxied.requestsPerSecond / row.direct.requestsPerSecond).toFixed(2),
+          (row.proxied.p50 - row.direct.p50).toFixed(2),
+          ...cpuCells(row.proxied).slice(0, 2),
+        ],
+      ]),
+    ),
+    '',
+    `CPU is the mock's process for the direct rows, the proxy's alone for the proxied ones. The proxy judged ${formatCount(counts.judged)} exchanges: ${counts.violations} violations, ${counts.unchecked} not checked. Its memory after the runs: ${memory ? `${memory.rssMiB.toFixed(0)} MiB RSS, ${memory.peakMiB.toFixed(0)} MiB peak` : 'not measured'}.`,
+  ]
 }
 
 function loadGeneratorLine({ loadGenerator }: Report): string {

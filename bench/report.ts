@@ -63,6 +63,14 @@ export interface Report {
     /** Behind the dynamic import a custom seed takes (faker). */
     faker: BundleSize
   }
+  /** Part 7: the mock direct and through `users-api-kit proxy` (proxy-overhead.ts). */
+  proxy: {
+    rows: Array<{ label: string; direct: LoadFigures; proxied: LoadFigures }>
+    /** The proxy process after its load runs. */
+    memory: { rssMiB: number; peakMiB: number } | undefined
+    /** What the proxy judged during the runs. */
+    counts: { exchanges: number; judged: number; violations: number; client: number; unchecked: number }
+  }
   totalSeconds: number
   /** How busy the machine was with other work, at the start and at the end of the run. */
   contention: { atStart: string; atEnd: string }

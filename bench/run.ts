@@ -19,6 +19,7 @@ import { describeContention, describeMachine } from './describe-machine.js'
 import { measureLargeOrganization } from './large-organization.js'
 import { loadGenerator } from './load-generator.js'
 import { measureMswBundle } from './msw-bundle.js'
+import { measureProxyOverhead } from './proxy-overhead.js'
 import { log } from './progress.js'
 import type { Report, Settings } from './report.js'
 import { compareThroughput } from './throughput.js'
@@ -46,6 +47,7 @@ async function main(): Promise<void> {
     const coldStart = await compareColdStarts(bodiesFile, settings.coldStarts)
     const large = await measureLargeOrganization(settings, scratch)
     const contractSuite = await measureContractSuite(settings.suiteRuns)
+    const proxy = await measureProxyOverhead(settings)
     const report: Report = {
       settings,
       machine,
@@ -56,6 +58,7 @@ async function main(): Promise<void> {
       large: large.figures,
       contractSuite,
       mswBundle,
+      proxy,
       totalSeconds: (performance.now() - started) / 1000,
       contention: { atStart: contentionAtStart, atEnd: describeContention() },
     }

@@ -8,7 +8,7 @@ import { expectUnauthenticated } from './support/expect-unauthenticated.js'
 import { findUser, readMe } from './support/read-users.js'
 import { needActor, needDisposable, needWrites, send, type Request, test } from './support/suite.js'
 import { unknownUserId, userPath } from './support/user-paths.js'
-import type { SentenceId } from './traceability/contract-sentences.js'
+import type { SentenceId } from '../src/contract/contract-sentences.js'
 
 // CONTRACT §3, the order of checks, pair by pair: for each two adjacent steps that can both fail on a
 // route, one request that fails both gets the earlier step's answer, on every route (the documented

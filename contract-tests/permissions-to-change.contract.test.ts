@@ -1,13 +1,14 @@
 import { describe, type TestContext } from 'vitest'
 import type { ActorName, DisposableUser } from '../src/contract/target.js'
-import { MEMBER_NAMES, userOf, type ApiUser, type Role } from './support/api-user.js'
+import { decidePermission } from '../src/contract/permission-table.js'
+import { ACTOR_ROLES, MEMBER_NAMES, userOf, type ApiUser, type MemberName, type Role } from './support/api-user.js'
 import { covers } from './support/covers.js'
 import { expectProblem } from './support/expect-problem.js'
 import { readMe, readUser } from './support/read-users.js'
 import { prepareDisposable } from './support/restore-user.js'
 import { expectRule, expectStatus, needActor, needWrites, send, test } from './support/suite.js'
 import { userPath } from './support/user-paths.js'
-import type { SentenceId } from './traceability/contract-sentences.js'
+import type { SentenceId } from '../src/contract/contract-sentences.js'
 
 // CONTRACT §3, the changing rows of the table, for every role, and "nobody acts on themselves". Every
 // change is aimed at this file's disposable user (a CLIENT_VIEWER), promoted by the owner where the
@@ -15,8 +16,8 @@ import type { SentenceId } from './traceability/contract-sentences.js'
 
 interface ChangeCase {
   rule: string
-  /** Who asks: an actor, or the disposable user itself. */
-  by: ActorName | 'self'
+  /** Who asks: a member actor, or the disposable user itself. */
+  by: MemberName | 'self'
   change: Change
   /** The disposable user's role during the check (the owner promotes it first). */
   as: Role | undefined
@@ -32,72 +33,77 @@ const toRole = (role: Role): Change => ({ role })
 // A rename is allowed and the role is the current one: only "nobody sets their own role" refuses it.
 const OWN_ROLE: Change = { ...RENAME, role: 'CLIENT_OWNER' }
 
-const allowed = (rule: string, by: ChangeCase['by'], change: Change, as?: Role): ChangeCase => ({
-  rule: `${rule}: 200`,
-  by,
-  change,
-  as,
-  expected: 200,
-})
-const refused = (rule: string, by: ChangeCase['by'], change: Change, as?: Role): ChangeCase => ({
-  rule: `${rule}: 403`,
-  by,
-  change,
-  as,
-  expected: 403,
-})
+/**
+ * A case of §3's table: the answer it expects (200 or 403) is the contract's permission table's
+ * (src/contract/permission-table.ts, which the proxy judges live traffic by too), for the caller's role
+ * and the disposable user's, a CLIENT_VIEWER unless `as` says otherwise.
+ */
+const tableCase = (rule: string, by: ChangeCase['by'], change: Change, as?: Role): ChangeCase => {
+  const expected = expectedByTheTable(by, change, as ?? 'CLIENT_VIEWER')
+  return { rule: `${rule}: ${expected}`, by, change, as, expected }
+}
+
+function expectedByTheTable(by: ChangeCase['by'], change: Change, target: Role): 200 | 403 {
+  const self = by === 'self'
+  const caller = by === 'self' ? target : ACTOR_ROLES[by]
+  const { verdict } =
+    change === 'DELETE'
+      ? decidePermission({ operation: 'delete', caller, self, target })
+      : decidePermission({ operation: 'update', caller, self, target, patch: change })
+  return verdict === 'allowed' ? 200 : 403
+}
 
 // prettier-ignore
 const CASES: ChangeCase[] = [
-  allowed('the owner may rename another user', 'owner', RENAME),
-  allowed('the owner may rename another owner', 'owner', RENAME, 'CLIENT_OWNER'),
-  allowed('an owner may rename themselves', 'self', RENAME, 'CLIENT_OWNER'),
-  allowed('an admin may rename a non-owner', 'admin', RENAME),
-  allowed('an admin may rename another admin', 'admin', RENAME, 'CLIENT_ADMIN'),
-  allowed('an admin may rename a bot', 'admin', RENAME, 'BOT_USER'),
-  allowed('an admin may rename themselves', 'self', RENAME, 'CLIENT_ADMIN'),
-  refused('an admin may not rename an owner', 'admin', RENAME, 'CLIENT_OWNER'),
-  allowed('a viewer may rename themselves', 'self', RENAME),
-  refused('a viewer may not rename another user', 'viewer', RENAME),
-  allowed('a bot may rename itself', 'self', RENAME, 'BOT_USER'),
-  refused('a bot may not rename another user', 'bot', RENAME),
+  tableCase('the owner may rename another user', 'owner', RENAME),
+  tableCase('the owner may rename another owner', 'owner', RENAME, 'CLIENT_OWNER'),
+  tableCase('an owner may rename themselves', 'self', RENAME, 'CLIENT_OWNER'),
+  tableCase('an admin may rename a non-owner', 'admin', RENAME),
+  tableCase('an admin may rename another admin', 'admin', RENAME, 'CLIENT_ADMIN'),
+  tableCase('an admin may rename a bot', 'admin', RENAME, 'BOT_USER'),
+  tableCase('an admin may rename themselves', 'self', RENAME, 'CLIENT_ADMIN'),
+  tableCase('an admin may not rename an owner', 'admin', RENAME, 'CLIENT_OWNER'),
+  tableCase('a viewer may rename themselves', 'self', RENAME),
+  tableCase('a viewer may not rename another user', 'viewer', RENAME),
+  tableCase('a bot may rename itself', 'self', RENAME, 'BOT_USER'),
+  tableCase('a bot may not rename another user', 'bot', RENAME),
 
-  allowed('the owner may change the role of another user', 'owner', toRole('CLIENT_ADMIN')),
-  allowed('the owner may make another user an owner', 'owner', toRole('CLIENT_OWNER')),
-  allowed('the owner may change the status of another user', 'owner', SUSPEND),
-  allowed('the owner may change the role of another owner', 'owner', toRole('CLIENT_VIEWER'), 'CLIENT_OWNER'),
-  allowed('the owner may change the status of another owner', 'owner', SUSPEND, 'CLIENT_OWNER'),
-  allowed('the owner may change the role of a bot', 'owner', toRole('CLIENT_ADMIN'), 'BOT_USER'),
-  allowed('an admin may change the role of a non-owner', 'admin', toRole('BOT_USER')),
-  allowed('an admin may change the status of a non-owner', 'admin', SUSPEND),
-  allowed('an admin may change the role of another admin', 'admin', toRole('CLIENT_VIEWER'), 'CLIENT_ADMIN'),
-  allowed('an admin may change the status of another admin', 'admin', SUSPEND, 'CLIENT_ADMIN'),
-  allowed('an admin may change the role of a bot', 'admin', toRole('CLIENT_VIEWER'), 'BOT_USER'),
-  allowed('an admin may change the status of a bot', 'admin', SUSPEND, 'BOT_USER'),
-  refused('an admin may not make anyone an owner', 'admin', toRole('CLIENT_OWNER')),
-  refused('an admin may not change the role of an owner', 'admin', toRole('CLIENT_ADMIN'), 'CLIENT_OWNER'),
-  refused('an admin may not change the status of an owner', 'admin', SUSPEND, 'CLIENT_OWNER'),
-  refused('a viewer may not change the role of a user', 'viewer', toRole('CLIENT_ADMIN')),
-  refused('a viewer may not change the status of a user', 'viewer', SUSPEND),
-  refused('a bot may not change the role of a user', 'bot', toRole('CLIENT_ADMIN')),
-  refused('a bot may not change the status of a user', 'bot', SUSPEND),
+  tableCase('the owner may change the role of another user', 'owner', toRole('CLIENT_ADMIN')),
+  tableCase('the owner may make another user an owner', 'owner', toRole('CLIENT_OWNER')),
+  tableCase('the owner may change the status of another user', 'owner', SUSPEND),
+  tableCase('the owner may change the role of another owner', 'owner', toRole('CLIENT_VIEWER'), 'CLIENT_OWNER'),
+  tableCase('the owner may change the status of another owner', 'owner', SUSPEND, 'CLIENT_OWNER'),
+  tableCase('the owner may change the role of a bot', 'owner', toRole('CLIENT_ADMIN'), 'BOT_USER'),
+  tableCase('an admin may change the role of a non-owner', 'admin', toRole('BOT_USER')),
+  tableCase('an admin may change the status of a non-owner', 'admin', SUSPEND),
+  tableCase('an admin may change the role of another admin', 'admin', toRole('CLIENT_VIEWER'), 'CLIENT_ADMIN'),
+  tableCase('an admin may change the status of another admin', 'admin', SUSPEND, 'CLIENT_ADMIN'),
+  tableCase('an admin may change the role of a bot', 'admin', toRole('CLIENT_VIEWER'), 'BOT_USER'),
+  tableCase('an admin may change the status of a bot', 'admin', SUSPEND, 'BOT_USER'),
+  tableCase('an admin may not make anyone an owner', 'admin', toRole('CLIENT_OWNER')),
+  tableCase('an admin may not change the role of an owner', 'admin', toRole('CLIENT_ADMIN'), 'CLIENT_OWNER'),
+  tableCase('an admin may not change the status of an owner', 'admin', SUSPEND, 'CLIENT_OWNER'),
+  tableCase('a viewer may not change the role of a user', 'viewer', toRole('CLIENT_ADMIN')),
+  tableCase('a viewer may not change the status of a user', 'viewer', SUSPEND),
+  tableCase('a bot may not change the role of a user', 'bot', toRole('CLIENT_ADMIN')),
+  tableCase('a bot may not change the status of a user', 'bot', SUSPEND),
 
-  refused('a viewer may not delete a user', 'viewer', DELETE),
-  refused('a bot may not delete a user', 'bot', DELETE),
-  refused('an admin may not delete an owner', 'admin', DELETE, 'CLIENT_OWNER'),
+  tableCase('a viewer may not delete a user', 'viewer', DELETE),
+  tableCase('a bot may not delete a user', 'bot', DELETE),
+  tableCase('an admin may not delete an owner', 'admin', DELETE, 'CLIENT_OWNER'),
   // That owners (also of owners) and admins may delete is delete-user.contract.test.ts's, which owns users to lose.
 
-  refused('an owner may not change their own role', 'self', toRole('CLIENT_ADMIN'), 'CLIENT_OWNER'),
-  refused('an owner may not change their own status', 'self', SUSPEND, 'CLIENT_OWNER'),
-  refused('an admin may not change their own role', 'self', toRole('CLIENT_VIEWER'), 'CLIENT_ADMIN'),
-  refused('an admin may not change their own status', 'self', SUSPEND, 'CLIENT_ADMIN'),
-  refused('a viewer may not change their own role', 'self', toRole('CLIENT_ADMIN')),
-  refused('a bot may not change its own status', 'self', SUSPEND, 'BOT_USER'),
-  refused('an owner may not rename themselves with their current role in the body', 'self', OWN_ROLE, 'CLIENT_OWNER'),
-  refused('an owner may not delete themselves', 'self', DELETE, 'CLIENT_OWNER'),
-  refused('an admin may not delete themselves', 'self', DELETE, 'CLIENT_ADMIN'),
-  refused('a viewer may not delete themselves', 'self', DELETE),
-  refused('a bot may not delete itself', 'self', DELETE, 'BOT_USER'),
+  tableCase('an owner may not change their own role', 'self', toRole('CLIENT_ADMIN'), 'CLIENT_OWNER'),
+  tableCase('an owner may not change their own status', 'self', SUSPEND, 'CLIENT_OWNER'),
+  tableCase('an admin may not change their own role', 'self', toRole('CLIENT_VIEWER'), 'CLIENT_ADMIN'),
+  tableCase('an admin may not change their own status', 'self', SUSPEND, 'CLIENT_ADMIN'),
+  tableCase('a viewer may not change their own role', 'self', toRole('CLIENT_ADMIN')),
+  tableCase('a bot may not change its own status', 'self', SUSPEND, 'BOT_USER'),
+  tableCase('an owner may not rename themselves with their current role in the body', 'self', OWN_ROLE, 'CLIENT_OWNER'),
+  tableCase('an owner may not delete themselves', 'self', DELETE, 'CLIENT_OWNER'),
+  tableCase('an admin may not delete themselves', 'self', DELETE, 'CLIENT_ADMIN'),
+  tableCase('a viewer may not delete themselves', 'self', DELETE),
+  tableCase('a bot may not delete itself', 'self', DELETE, 'BOT_USER'),
 ]
 
 // Sequential: every case changes the same disposable user.

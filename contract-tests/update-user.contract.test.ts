@@ -10,7 +10,7 @@ import { prepareDisposable } from './support/restore-user.js'
 import { sendWithoutContentType } from './support/send-without-content-type.js'
 import { expectRule, expectStatus, needActor, needWrites, send, test } from './support/suite.js'
 import { userPath } from './support/user-paths.js'
-import type { SentenceId } from './traceability/contract-sentences.js'
+import type { SentenceId } from '../src/contract/contract-sentences.js'
 import { covers } from './support/covers.js'
 
 // CONTRACT §4, PATCH /api/users/{id}, aimed at this file's disposable user and undone after each check.

@@ -6,7 +6,7 @@ import { listItems, readMe } from './support/read-users.js'
 import { expectRule, needActor, send, suite, test } from './support/suite.js'
 
 // CONTRACT §1, the User resource, on the users the list answers (read-only). The document's schema is
-// checked on every answer (contract-tests/checks/body-matches-schema.ts); these checks name each rule
+// checked on every answer (src/contract/checks/body-matches-schema.ts); these checks name each rule
 // of the table, and the one no schema can say: emails are unique across the whole service.
 
 const RFC_3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/

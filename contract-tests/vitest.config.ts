@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
-import { CONTRACT_SENTENCES } from './traceability/contract-sentences.js'
+import { CONTRACT_SENTENCES } from '../src/contract/contract-sentences.js'
 
 /**
  * The contract suite's own configuration: `users-api-kit verify` runs it through vitest's Node API

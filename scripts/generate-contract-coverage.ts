@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises'
 import { pathToFileURL } from 'node:url'
 import { readContractSections } from '../src/contract/contract-sections.js'
 import { collectTaggedChecks } from '../contract-tests/traceability/collect-tagged-checks.js'
-import { CONTRACT_SENTENCES } from '../contract-tests/traceability/contract-sentences.js'
+import { CONTRACT_SENTENCES } from '../src/contract/contract-sentences.js'
 import {
   CONTRACT_COVERAGE_PATH,
   renderContractCoverage,

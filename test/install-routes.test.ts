@@ -190,6 +190,29 @@ for (const route of ['tarball', 'git'] as const) {
           await stopGroup(mock.pid)
         })
 
+        test('npx users-api-kit proxy, in front of the installed mock, judges from dist/: 0 violations, a client mistake', async () => {
+          const env = envFor(requireNode(major, bin))
+          const mock = startGroup('npx', ['users-api-kit', 'mock', '--port', '0', '--quiet'], {
+            cwd: project.path,
+            env,
+          })
+          const url = await bannerUrl(mock.output)
+          const proxy = startGroup('npx', ['users-api-kit', 'proxy', '--upstream', url, '--port', '0'], {
+            cwd: project.path,
+            env,
+          })
+          const proxied = await waitForLine(proxy.output, /Point your app at\s+(http:\/\/\S+)/)
+          const owner = { headers: { authorization: 'Bearer owner-token' } }
+          expect((await fetch(`${proxied}/api/users/me`, owner)).status).toBe(200)
+          expect((await fetch(`${proxied}/api/users?limit=0`, owner)).status).toBe(400)
+          const counts = async () =>
+            ((await (await fetch(`${proxied}/__proxy/violations`)).json()) as { counts: Record<string, number> }).counts
+          await expect.poll(async () => (await counts())['judged']).toBe(2)
+          expect(await counts()).toMatchObject({ violations: 0, client: 1 })
+          await stopGroup(proxy.pid)
+          await stopGroup(mock.pid)
+        })
+
         test("the documented test files run in the project's vitest: users-api-kit/msw, startMock, events", async () => {
           for (const file of DOCUMENTED_TEST_FILES) await writeFile(join(project.path, file.name), file.code)
           const run = await npx(project, major, ['vitest', 'run', ...DOCUMENTED_TEST_FILES.map((file) => file.name)])
@@ -256,11 +279,16 @@ async function findPackages(nodeModules: string, name: string): Promise<Array<{ 
 }
 
 /** The URL the mock's banner names for the API, once it is out (30 s at most: npx starts slowly). */
-async function bannerUrl(output: () => string): Promise<string> {
+function bannerUrl(output: () => string): Promise<string> {
+  return waitForLine(output, /API\s+(http:\/\/\S+)\/api\/users/)
+}
+
+/** The first group of `pattern` in a process's output, once it is there (30 s at most). */
+async function waitForLine(output: () => string, pattern: RegExp): Promise<string> {
   for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
-    const url = /API\s+(http:\/\/\S+)\/api\/users/.exec(output())?.[1]
-    if (url) return url
+    const found = pattern.exec(output())?.[1]
+    if (found) return found
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
-  throw new Error(`No banner within 30 s:\n${output()}`)
+  throw new Error(`Nothing matching ${pattern} within 30 s:\n${output()}`)
 }

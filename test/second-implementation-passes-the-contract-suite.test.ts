@@ -1,19 +1,16 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { execa, type ResultPromise } from 'execa'
+import { execa } from 'execa'
 import { afterAll, describe, expect, test } from 'vitest'
-import type { Target } from '../src/contract/target.js'
 import { buildCliOnce } from './support/cli-mock-process.js'
-import { freePort } from './support/free-port.js'
 import { runVerify, type VerifyRun } from './support/run-verify.js'
+import { startSecondImplementation, stopSecondImplementations } from './support/second-implementation.js'
 
 // N-version testing (STYLE.md habit 12): the contract suite passes, strict, on a second implementation
 // of the users API written apart from the mock, in Python's standard library (test/second-implementation/),
 // which answers differently wherever docs/contract.md leaves a choice. Each variant below is a correct
 // backend of its own: a check that fails on one asserts a choice, not the contract.
-
-const SERVER = 'test/second-implementation/users_api.py'
 
 /** Legitimate backends: the second implementation's choices, and its switches set other ways. */
 const VARIANTS: Array<{ name: string; flags: string[] }> = [
@@ -59,60 +56,7 @@ const VARIANTS: Array<{ name: string; flags: string[] }> = [
   },
 ]
 
-const servers = new Set<ResultPromise>()
-
-afterAll(async () => {
-  for (const server of servers) server.kill('SIGTERM')
-  await Promise.allSettled([...servers])
-})
-
-/** Starts the second implementation with its receiver subscribed, and returns its target file. */
-async function startSecondImplementation(flags: string[]): Promise<{ target: Target; stop: () => Promise<void> }> {
-  const directory = await mkdtemp(join(tmpdir(), 'second-implementation-'))
-  const targetFile = join(directory, 'target.json')
-  const receiver = await freePort()
-  const server = execa(
-    'python3',
-    [
-      SERVER,
-      '--port',
-      '0',
-      '--target-out',
-      targetFile,
-      '--webhook',
-      `http://127.0.0.1:${receiver}/`,
-      '--webhook-receiver',
-      `127.0.0.1:${receiver}`,
-      ...flags,
-    ],
-    { reject: false, all: true },
-  )
-  servers.add(server)
-  await new Promise<void>((resolve, reject) => {
-    let output = ''
-    const timer = setTimeout(() => reject(new Error(`The second implementation did not start:\n${output}`)), 20_000)
-    server.all?.on('data', (chunk: Buffer) => {
-      output += chunk.toString()
-      if (/listening on http:\/\//.test(output)) {
-        clearTimeout(timer)
-        resolve()
-      }
-    })
-    void server.then((result) =>
-      reject(new Error(`The second implementation stopped (${result.exitCode}):\n${output}`)),
-    )
-  })
-  const target = JSON.parse(await readFile(targetFile, 'utf8')) as Target
-  await rm(directory, { recursive: true, force: true })
-  return {
-    target,
-    stop: async () => {
-      server.kill('SIGTERM')
-      await server
-      servers.delete(server)
-    },
-  }
-}
+afterAll(stopSecondImplementations)
 
 /** The gate's variants: its own choices, and ids a URL must escape ("/", "%", spaces). */
 const GATE_VARIANTS: Array<{ name: string; flags: string[] }> = [

@@ -1,47 +1,16 @@
+import type { ApiUser, PageMeta } from '../../src/contract/api-user.js'
 import type { Exchange } from '../../src/contract/exchange.js'
+import { ACTOR_ROLES } from '../../src/contract/roles.js'
 import { expectRule } from './suite.js'
 
-/** A user as the API answers it (CONTRACT §1); more fields may come and are ignored. */
-export interface ApiUser {
-  id: string
-  email: string
-  name: string
-  role: Role
-  organizationId: string
-  status: string
-  createdAt: string
-  updatedAt: string
-}
-
-export const ROLES = ['CLIENT_OWNER', 'CLIENT_ADMIN', 'CLIENT_VIEWER', 'BOT_USER'] as const
-export type Role = (typeof ROLES)[number]
-
-/** The role each actor of a target has (src/contract/target.ts). */
-export const ACTOR_ROLES = {
-  owner: 'CLIENT_OWNER',
-  admin: 'CLIENT_ADMIN',
-  viewer: 'CLIENT_VIEWER',
-  bot: 'BOT_USER',
-} as const satisfies Record<string, Role>
+// The shapes, the roles and the search rule live in src/contract/, which the proxy reads too.
+export { holdsTerm, type ApiUser, type PageMeta } from '../../src/contract/api-user.js'
+export { ACTOR_ROLES, ROLES, type Role } from '../../src/contract/roles.js'
 
 export type MemberName = keyof typeof ACTOR_ROLES
 export const MEMBER_NAMES = Object.keys(ACTOR_ROLES) as MemberName[]
 
-/** `meta` of a list (docs/contract.md §4). */
-export interface PageMeta {
-  page: number
-  limit: number
-  total: number
-  totalPages: number
-}
-
 /** The user of a `{ "data": User }` answer; a bug report when there is none. */
-/** CONTRACT §4: whether a search term is in the user's name or email, both sides lower-cased. */
-export function holdsTerm(user: ApiUser, term: string): boolean {
-  const needle = term.toLowerCase()
-  return user.name.toLowerCase().includes(needle) || user.email.toLowerCase().includes(needle)
-}
-
 export function userOf(exchange: Exchange): ApiUser {
   const data = (exchange.response.body as { data?: unknown } | undefined)?.data
   const isUser = typeof data === 'object' && data !== null && typeof (data as { id?: unknown }).id === 'string'

@@ -11,6 +11,7 @@ Usage:
   users-api-kit verify [options]   Run the contract suite against a backend (see: users-api-kit verify --help)
   users-api-kit fuzz [options]     Fuzz a backend with Schemathesis (see: users-api-kit fuzz --help)
   users-api-kit gate [options]     verify + fuzz, one exit code and one JUnit file, for CI (see: users-api-kit gate --help)
+  users-api-kit proxy [options]    Check a backend's live traffic against the contract (see: users-api-kit proxy --help)
   users-api-kit init-target [FILE] Write a target file to fill in, naming your backend and its tokens
   users-api-kit setup-fuzz         Install the Schemathesis that fuzz and gate run (a private virtual environment)
   users-api-kit --version
@@ -28,6 +29,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   verify: async () => (await import('./verify-command.js')).runVerifyCommand,
   fuzz: async () => (await import('./fuzz-command.js')).runFuzzCommand,
   gate: async () => (await import('./gate-command.js')).runGateCommand,
+  proxy: async () => (await import('./proxy-command.js')).runProxyCommand,
   'init-target': async () => (await import('./init-target-command.js')).runInitTargetCommand,
   'setup-fuzz': async () => (await import('./setup-fuzz-command.js')).runSetupFuzzCommand,
 }

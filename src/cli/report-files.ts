@@ -7,6 +7,8 @@ export const REPORT_FILES = {
   verifyHtml: 'users-api-kit-verify.html',
   fuzzJunit: 'users-api-kit-fuzz.xml',
   gateJunit: 'users-api-kit-gate.xml',
+  proxyJunit: 'users-api-kit-proxy.xml',
+  proxyJson: 'users-api-kit-proxy.json',
 } as const
 
 /**

@@ -1,4 +1,5 @@
 import type { LoadedSpec } from '../spec/load-spec.js'
+import type { SentenceId } from './contract-sentences.js'
 import { listOperations, type Operation } from '../spec/operations.js'
 import { ContractViolation, type Finding, type ReportOptions } from './contract-violation.js'
 import type { Exchange, ExchangeRequest, ExchangeResponse } from './exchange.js'
@@ -17,11 +18,16 @@ export interface CheckContext {
   layer: SuiteLayer
 }
 
-/** A rule every response must keep (contract-tests/checks/): a message when broken, else nothing. */
+/** A rule every response must keep (src/contract/checks/): a message when broken, else nothing. */
 export interface ResponseCheck {
   name: string
   rule: string
   layer: 'core' | 'profile'
+  /**
+   * The sentences of docs/contract.md it holds every answer to, which the proxy's findings name; none
+   * for the checks of the document itself (a documented status, media type or schema).
+   */
+  covers: readonly SentenceId[]
   verify(exchange: Exchange, context: CheckContext): string | undefined
 }
 
@@ -198,9 +204,10 @@ function toRequest(baseUrl: string, options: SendOptions): ExchangeRequest {
 /**
  * The answer as checks see it, read within the limits of response-limits.ts: a body past
  * `maxBytes` or JSON nested too deep is kept out (its first KiB, or its text unparsed) and marked
- * `refused`, which is then the exchange's one finding.
+ * `refused`, which is then the exchange's one finding. The proxy reads its copy of each answer with it
+ * too (src/proxy/response-copy.ts), so that both judge the same text.
  */
-async function toResponse(response: Response, maxBytes: number): Promise<ExchangeResponse> {
+export async function toResponse(response: Response, maxBytes: number): Promise<ExchangeResponse> {
   const headers = Object.fromEntries(
     [...response.headers.entries()].map(([name, value]) => [name.toLowerCase(), value]),
   )

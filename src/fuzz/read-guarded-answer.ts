@@ -1,23 +1,12 @@
-import type { Readable, Transform } from 'node:stream'
-import * as zlib from 'node:zlib'
+import type { Readable } from 'node:stream'
+import { canDecode, codingsOf, createDecoders } from '../contract/content-codings.js'
 import { ResponseTooLarge } from '../contract/read-bounded-body.js'
 
 // How fuzz's guard (response-guard.ts) reads an answer within the limits: its bytes as they came, and
 // the same decoded from their content coding as they arrive, each given up past the size limit.
 
-/** Content codings the guard decodes as they arrive, to measure them (zstd where this Node has it). */
-const DECODERS: Record<string, (() => Transform) | undefined> = {
-  gzip: () => zlib.createGunzip(),
-  'x-gzip': () => zlib.createGunzip(),
-  // HTTP's "deflate" is zlib-wrapped by the RFC; zlib.createUnzip also takes the gzip some servers send.
-  deflate: () => zlib.createUnzip(),
-  br: () => zlib.createBrotliDecompress(),
-  ...('createZstdDecompress' in zlib ? { zstd: () => (zlib as unknown as ZstdZlib).createZstdDecompress() } : {}),
-}
-
-interface ZstdZlib {
-  createZstdDecompress(): Transform
-}
+// The codings are the kit's (src/contract/content-codings.ts): the proxy decodes the same.
+export { codingsOf }
 
 /** A stream's bytes, given up past `maxBytes` (ResponseTooLarge) or when the signal aborts. */
 export function readWithin(stream: Readable, maxBytes: number, signal: AbortSignal): Promise<Buffer> {
@@ -56,9 +45,8 @@ export function readWithin(stream: Readable, maxBytes: number, signal: AbortSign
  * client gets the bytes as they came and says what it makes of them.
  */
 export function decodeWithin(response: Readable, codings: string[], maxBytes: number): Promise<Buffer | undefined> {
-  const factories = codings.map((coding) => DECODERS[coding])
-  if (codings.length === 0 || factories.some((factory) => factory === undefined)) return Promise.resolve(undefined)
-  const decoders = factories.map((factory) => (factory as () => Transform)())
+  const decoders = codings.length === 0 ? undefined : createDecoders(codings)
+  if (!decoders) return Promise.resolve(undefined)
   const last = decoders.reduce<Readable>((source, decoder) => source.pipe(decoder), response)
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
@@ -76,15 +64,6 @@ export function decodeWithin(response: Readable, codings: string[], maxBytes: nu
   })
 }
 
-/** Codings apply in the order listed, so they come off in reverse (RFC 9110 §8.4); identity is none. */
-export function codingsOf(header: string | undefined): string[] {
-  return (header ?? '')
-    .split(',')
-    .map((coding) => coding.trim().toLowerCase())
-    .filter((coding) => coding !== '' && coding !== 'identity')
-    .reverse()
-}
-
 /** What a client offers in Accept-Encoding, less the codings the guard could not measure once decoded. */
 export function filterCodings(accepted: string): string {
   return accepted
@@ -92,7 +71,7 @@ export function filterCodings(accepted: string): string {
     .map((coding) => coding.trim())
     .filter((coding) => {
       const name = coding.split(';')[0]?.trim().toLowerCase() ?? ''
-      return name === 'identity' || DECODERS[name] !== undefined
+      return name === 'identity' || canDecode(name)
     })
     .join(', ')
 }

@@ -8,6 +8,7 @@ import {
 } from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import type { AddressInfo } from 'node:net'
+import { HOP_BY_HOP_HEADERS } from '../contract/hop-by-hop-headers.js'
 import { exceedsJsonDepth, JsonTooDeep } from '../contract/json-depth.js'
 import { ResponseTooLarge } from '../contract/read-bounded-body.js'
 import { codingsOf, decodeWithin, filterCodings, readWithin } from './read-guarded-answer.js'
@@ -58,17 +59,6 @@ async function readRequestBody(incoming: IncomingMessage, deadline: AbortSignal)
 
 /** Request line and headers, either way: far above node's 16 KiB, which a backend may not share. */
 const MAX_HEADER_BYTES = 1024 * 1024
-
-/** Hop-by-hop headers (RFC 9110 §7.6.1): they belong to one connection, never forwarded. */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-])
 
 /**
  * A small reverse proxy on 127.0.0.1 between Schemathesis and the target, holding every answer to the
@@ -245,7 +235,7 @@ function forwardedRequestHeaders(
 ): Record<string, string | string[]> {
   const headers: Record<string, string | string[]> = {}
   for (const [name, value] of Object.entries(incoming.headers)) {
-    if (value === undefined || HOP_BY_HOP.has(name) || name === 'host' || name === 'content-length') continue
+    if (value === undefined || HOP_BY_HOP_HEADERS.has(name) || name === 'host' || name === 'content-length') continue
     headers[name] = value
   }
   headers.host = target.host
@@ -263,7 +253,7 @@ function forwardedHeaders(answer: UpstreamAnswer, method: string | undefined): s
   for (let index = 0; index + 1 < answer.rawHeaders.length; index += 2) {
     const name = answer.rawHeaders[index] ?? ''
     const lower = name.toLowerCase()
-    if (HOP_BY_HOP.has(lower)) continue
+    if (HOP_BY_HOP_HEADERS.has(lower)) continue
     // HEAD, 204 and 304 keep the length they declared; the others get the length of what is forwarded.
     if (lower === 'content-length' && method !== 'HEAD' && answer.status !== 204 && answer.status !== 304) continue
     headers.push(name, answer.rawHeaders[index + 1] ?? '')

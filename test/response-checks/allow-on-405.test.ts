@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { allowOn405 } from '../../contract-tests/checks/allow-on-405.js'
+import { allowOn405 } from '../../src/contract/checks/allow-on-405.js'
 import { prepareCheck } from '../support/exchange-builder.js'
 
 const verify = await prepareCheck(allowOn405)

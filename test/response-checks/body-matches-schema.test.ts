@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { bodyMatchesSchema } from '../../contract-tests/checks/body-matches-schema.js'
+import { bodyMatchesSchema } from '../../src/contract/checks/body-matches-schema.js'
 import { aProblem, aUser, omit, prepareCheck } from '../support/exchange-builder.js'
 
 const verify = await prepareCheck(bodyMatchesSchema)

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { contentTypeIsDocumented } from '../../contract-tests/checks/content-type-is-documented.js'
+import { contentTypeIsDocumented } from '../../src/contract/checks/content-type-is-documented.js'
 import { aProblem, aUser, prepareCheck } from '../support/exchange-builder.js'
 
 const verify = await prepareCheck(contentTypeIsDocumented)

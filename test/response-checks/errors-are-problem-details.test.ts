@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { errorsAreProblemDetails } from '../../contract-tests/checks/errors-are-problem-details.js'
+import { errorsAreProblemDetails } from '../../src/contract/checks/errors-are-problem-details.js'
 import { aProblem, prepareCheck } from '../support/exchange-builder.js'
 
 const verify = await prepareCheck(errorsAreProblemDetails)

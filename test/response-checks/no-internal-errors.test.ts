@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { noInternalErrors } from '../../contract-tests/checks/no-internal-errors.js'
+import { noInternalErrors } from '../../src/contract/checks/no-internal-errors.js'
 import { aProblem, prepareCheck } from '../support/exchange-builder.js'
 
 const verify = await prepareCheck(noInternalErrors)

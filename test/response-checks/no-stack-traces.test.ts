@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { noStackTraces } from '../../contract-tests/checks/no-stack-traces.js'
+import { noStackTraces } from '../../src/contract/checks/no-stack-traces.js'
 import { aProblem, prepareCheck } from '../support/exchange-builder.js'
 
 const verify = await prepareCheck(noStackTraces)

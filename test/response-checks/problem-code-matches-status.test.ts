@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { problemCodeMatchesStatus } from '../../contract-tests/checks/problem-code-matches-status.js'
+import { problemCodeMatchesStatus } from '../../src/contract/checks/problem-code-matches-status.js'
 import { aProblem, prepareCheck } from '../support/exchange-builder.js'
 
 const verify = await prepareCheck(problemCodeMatchesStatus)

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { requiredHeadersArePresent } from '../../contract-tests/checks/required-headers-are-present.js'
+import { requiredHeadersArePresent } from '../../src/contract/checks/required-headers-are-present.js'
 import { aProblem, buildExchange, checkContext, loadOperations, prepareCheck } from '../support/exchange-builder.js'
 
 const verify = await prepareCheck(requiredHeadersArePresent)

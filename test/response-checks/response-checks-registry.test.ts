@@ -1,12 +1,12 @@
 import { readdirSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
-import { RESPONSE_CHECKS } from '../../contract-tests/checks/index.js'
+import { RESPONSE_CHECKS } from '../../src/contract/checks/index.js'
 
-const CHECKS_DIRECTORY = new URL('../../contract-tests/checks/', import.meta.url)
+const CHECKS_DIRECTORY = new URL('../../src/contract/checks/', import.meta.url)
 const NOT_CHECKS = ['index.ts', 'define-check.ts', 'describe-value.ts']
 
 describe('RESPONSE_CHECKS', () => {
-  test('registers every check file of contract-tests/checks, each named after its file', () => {
+  test('registers every check file of src/contract/checks, each named after its file', () => {
     const files = readdirSync(CHECKS_DIRECTORY).filter((file) => file.endsWith('.ts') && !NOT_CHECKS.includes(file))
     expect(RESPONSE_CHECKS.map((check) => `${check.name}.ts`).sort()).toEqual(files.sort())
   })

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { retryAfterOn429 } from '../../contract-tests/checks/retry-after-on-429.js'
+import { retryAfterOn429 } from '../../src/contract/checks/retry-after-on-429.js'
 import { prepareCheck } from '../support/exchange-builder.js'
 
 const verify = await prepareCheck(retryAfterOn429)

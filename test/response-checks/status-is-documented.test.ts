@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { statusIsDocumented } from '../../contract-tests/checks/status-is-documented.js'
+import { statusIsDocumented } from '../../src/contract/checks/status-is-documented.js'
 import { buildExchange, checkContext, loadOperations, prepareCheck } from '../support/exchange-builder.js'
 
 const verify = await prepareCheck(statusIsDocumented)

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { successIsADataEnvelope } from '../../contract-tests/checks/success-is-a-data-envelope.js'
+import { successIsADataEnvelope } from '../../src/contract/checks/success-is-a-data-envelope.js'
 import { aUser, prepareCheck } from '../support/exchange-builder.js'
 
 const verify = await prepareCheck(successIsADataEnvelope)

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { wwwAuthenticateOn401 } from '../../contract-tests/checks/www-authenticate-on-401.js'
+import { wwwAuthenticateOn401 } from '../../src/contract/checks/www-authenticate-on-401.js'
 import { prepareCheck, type ExchangeDraft } from '../support/exchange-builder.js'
 
 const verify = await prepareCheck(wwwAuthenticateOn401)

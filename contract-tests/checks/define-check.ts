@@ -1,6 +1,0 @@
-import type { ResponseCheck } from '../../src/contract/contract-client.js'
-
-/** A response-level check: a pure function over one exchange, named after the rule it enforces. */
-export function defineCheck(check: ResponseCheck): ResponseCheck {
-  return check
-}

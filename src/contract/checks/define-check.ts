@@ -1,0 +1,6 @@
+import type { ResponseCheck } from '../contract-client.js'
+
+/** A response-level check: a pure function over one exchange, named after the rule it enforces. */
+export function defineCheck(check: ResponseCheck): ResponseCheck {
+  return check
+}

@@ -1,0 +1,127 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { describeTransportFailure, type TransportFailure } from '../contract/transport-failure.js'
+import type { CopyBudget } from './copy-budget.js'
+import { endToEndHeaders, withHost } from './forwarded-headers.js'
+import { ProxyError, sendProxyProblem } from './proxy-error.js'
+import { RequestBodyCopy } from './request-body-copy.js'
+import { ResponseCopy, type CopyOutcome } from './response-copy.js'
+import type { Upstream } from './upstream.js'
+
+/** verify's limits (src/cli/shared-options.ts): the proxy holds each exchange to the same. */
+export interface ExchangeLimits {
+  /** The whole exchange, to the answer's last byte (--request-timeout). */
+  timeoutMs: number
+  /** Per answer, after decompression (--max-response-bytes): past it the copy stops, the answer goes on. */
+  maxResponseBytes: number
+  budget: CopyBudget
+}
+
+/** One request forwarded and what came back, as the proxy saw both. */
+export interface ForwardedExchange {
+  method: string
+  /** The client's request target: path and query. */
+  target: string
+  /** The client's headers, as sent. */
+  rawHeaders: string[]
+  body: RequestBodyCopy
+  /** The upstream's answer, when its status and headers came. */
+  response?: {
+    status: number
+    rawHeaders: string[]
+    copy: Promise<CopyOutcome>
+  }
+  /** Why no whole answer came (its status may have: then the body did not end). */
+  failure?: TransportFailure
+  /** The client went away before the answer ended: nothing to judge. */
+  clientGone: boolean
+  durationMs: number
+}
+
+/**
+ * Forwards one request to the upstream and its answer back, both streamed and unchanged but for the
+ * hop-by-hop headers and Host (RFC 9110 §7.6.1), while bounded copies of both are kept for the checks.
+ * Redirects are answers like any other: forwarded, never followed. When no answer comes in time, or the
+ * upstream fails, the proxy answers 504 or 502 itself (if nothing was sent yet) or cuts the connection.
+ * Resolves once the exchange is over, however it ended; never rejects.
+ */
+export function forwardExchange(
+  request: IncomingMessage,
+  response: ServerResponse,
+  upstream: Upstream,
+  limits: ExchangeLimits,
+): Promise<ForwardedExchange> {
+  const started = performance.now()
+  const method = request.method ?? 'GET'
+  const target = request.url ?? '/'
+  const exchange: ForwardedExchange = {
+    method,
+    target,
+    rawHeaders: request.rawHeaders,
+    body: new RequestBodyCopy(),
+    clientGone: false,
+    durationMs: 0,
+  }
+  return new Promise((resolve) => {
+    let settled = false
+    let copy: ResponseCopy | undefined
+    const finish = (): void => {
+      if (settled) return
+      settled = true
+      clearTimeout(deadline)
+      exchange.durationMs = Math.round(performance.now() - started)
+      resolve(exchange)
+    }
+    const fail = (failure: TransportFailure, code: 'BAD_GATEWAY' | 'GATEWAY_TIMEOUT'): void => {
+      if (settled) return
+      exchange.failure = failure
+      copy?.fail(failure.reason)
+      outgoing.destroy()
+      // Nothing sent yet: the proxy answers for itself. Else the client must see the answer is cut short.
+      if (!response.headersSent)
+        sendProxyProblem(response, new ProxyError(code, `The upstream ${upstream.url}: ${failure.reason}.`))
+      else response.destroy()
+      finish()
+    }
+
+    const outgoing = upstream.request(method, target, withHost(endToEndHeaders(request.rawHeaders), upstream.host))
+    const deadline = setTimeout(() => {
+      const { response: answer } = exchange
+      // As verify words it (contract-client.ts): the status and headers came, the body did not end in time.
+      const reason = answer
+        ? `no complete response within ${limits.timeoutMs} ms (timed out: ${answer.status} and its headers came, the body was still arriving)`
+        : `no response within ${limits.timeoutMs} ms (timed out)`
+      fail({ kind: 'timeout', reason }, 'GATEWAY_TIMEOUT')
+    }, limits.timeoutMs)
+
+    request.on('data', (chunk: Buffer) => exchange.body.write(chunk))
+    request.pipe(outgoing)
+    // The client left: the upstream's work for it is dropped too.
+    response.on('close', () => {
+      if (response.writableFinished || settled) return
+      exchange.clientGone = true
+      copy?.fail('the client went away')
+      outgoing.destroy()
+      finish()
+    })
+
+    outgoing.on('error', (error) => fail(describeTransportFailure({ cause: error }, limits.timeoutMs), 'BAD_GATEWAY'))
+    outgoing.on('response', (incoming) => {
+      const status = incoming.statusCode ?? 0
+      const rawHeaders = endToEndHeaders(incoming.rawHeaders)
+      const hasBody = method.toUpperCase() !== 'HEAD' && status !== 204 && status !== 304
+      copy = new ResponseCopy({ status, rawHeaders, hasBody, maxBytes: limits.maxResponseBytes, budget: limits.budget })
+      exchange.response = { status, rawHeaders, copy: copy.outcome }
+      // The upstream's Date, or none: the proxy adds nothing of its own to an answer.
+      response.sendDate = false
+      response.writeHead(status, incoming.statusMessage, rawHeaders)
+      incoming.on('data', (chunk: Buffer) => copy?.write(chunk))
+      incoming.on('end', () => copy?.end())
+      incoming.on('close', () => {
+        if (!incoming.complete)
+          fail({ kind: 'dropped', reason: 'the upstream closed the connection before its answer ended' }, 'BAD_GATEWAY')
+      })
+      incoming.pipe(response)
+      response.on('finish', finish)
+    })
+  })
+}

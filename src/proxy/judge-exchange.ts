@@ -1,0 +1,93 @@
+import { RESPONSE_CHECKS } from '../contract/checks/index.js'
+import { ContractClient, type ResponseCheck } from '../contract/contract-client.js'
+import type { SentenceId } from '../contract/contract-sentences.js'
+import type { Finding } from '../contract/contract-violation.js'
+import type { LoadedSpec } from '../spec/load-spec.js'
+import { compileOperations } from '../spec/compile-operations.js'
+import type { Operation } from '../spec/operations.js'
+import { matchOperation } from '../contract/match-operation.js'
+import { RequestJudge, type RequestToJudge } from './judge-request.js'
+import type { Knowledge } from './knowledge.js'
+import type { ObservedExchange } from './observed-exchange.js'
+import { PROXY_RULES } from './rules/index.js'
+import type { ProxyRule } from './rules/define-rule.js'
+
+/**
+ * What the proxy says of an exchange. `violation`: the backend broke a rule of the contract.
+ * `client`: the client's own request broke one (the backend is then held to the answer the contract
+ * gives such a request, and blamed only if it gives another). `unchecked`: the proxy could not judge
+ * the answer (over --max-response-bytes, nested too deep, its copy budget full).
+ */
+export interface ProxyFinding extends Finding {
+  kind: 'violation' | 'client' | 'unchecked'
+  /** The sentences of docs/contract.md it names; none for the document's own checks. */
+  sentences: readonly SentenceId[]
+}
+
+/** The findings of verify's client that are not checks of src/contract/checks/: unusable answers. */
+const UNUSABLE_ANSWER_SENTENCES: Record<string, readonly SentenceId[]> = {
+  'answers-json': ['§4.json'],
+}
+
+/**
+ * Judges each exchange the proxy forwarded: verify's response checks, run by verify's own client
+ * (ContractClient.findingsOf, the same code on the same exchange), the request against the document and
+ * §3's order, and the rules a passive observer can see (rules/). One instance per proxy.
+ */
+export class ExchangeJudge {
+  readonly operations: Operation[]
+  private readonly client: ContractClient
+  private readonly requests: RequestJudge
+  private readonly sentencesOf: Map<string, readonly SentenceId[]>
+
+  constructor(
+    spec: LoadedSpec,
+    upstreamUrl: string,
+    private readonly knowledge: Knowledge,
+    private readonly rules: ProxyRule[] = PROXY_RULES,
+    checks: ResponseCheck[] = RESPONSE_CHECKS,
+  ) {
+    this.client = new ContractClient({ baseUrl: upstreamUrl, spec, checks })
+    this.operations = this.client.operations
+    this.requests = new RequestJudge(compileOperations(spec.dereferenced).operations)
+    this.sentencesOf = new Map([
+      ...checks.map((check) => [check.name, check.covers] as const),
+      ...Object.entries(UNUSABLE_ANSWER_SENTENCES),
+    ])
+  }
+
+  /** The operation of the document a method and the client's path address. */
+  operationOf(method: string, path: string): Operation | undefined {
+    return matchOperation(this.operations, method, path)
+  }
+
+  /** What a correct backend answers the request from the request alone, if it is the client's mistake. */
+  judgeRequest(request: RequestToJudge): ObservedExchange['refusal'] {
+    return this.requests.judge(request)
+  }
+
+  /** Every finding on one exchange whose answer the proxy could read; then learns from it. */
+  judge(observed: ObservedExchange): ProxyFinding[] {
+    const findings: ProxyFinding[] = []
+    const { refusal } = observed
+    if (refusal) {
+      findings.push({
+        kind: 'client',
+        check: 'client-request',
+        rule: "The client's own request breaks the contract: the backend must refuse it (docs/contract.md §3's order)",
+        message: `Sent: ${refusal.why}\nExpected of the backend: ${refusal.status} (step ${refusal.step} of §3's order)`,
+        sentences: [refusal.sentence],
+      })
+    }
+    for (const finding of this.client.findingsOf(observed.exchange)) {
+      findings.push({ ...finding, kind: 'violation', sentences: this.sentencesOf.get(finding.check) ?? [] })
+    }
+    for (const rule of this.rules) {
+      for (const { sentences, message } of rule.observe(observed, this.knowledge)) {
+        findings.push({ kind: 'violation', check: rule.name, rule: rule.rule, message, sentences })
+      }
+    }
+    this.knowledge.learn(observed)
+    return findings
+  }
+}

@@ -1,0 +1,120 @@
+import { CallerBook } from './caller-book.js'
+import { listKey, ListBook } from './list-book.js'
+import { dataOf, operationOf, statusOf, succeeded, tokenOf, type ObservedExchange } from './observed-exchange.js'
+import { ANY_USER, UserBook, type Span } from './user-book.js'
+import { listItemsOf, usersInAnswer, type SeenUser } from './users-in-answer.js'
+
+/** How much the proxy remembers, at most. */
+export interface KnowledgeLimits {
+  /** Users (snapshots, organizations, deletions, writes). */
+  users: number
+  callers: number
+  lists: number
+}
+
+export const DEFAULT_KNOWLEDGE_LIMITS: KnowledgeLimits = { users: 50_000, callers: 1_000, lists: 1_000 }
+
+/** A PATCH answered 400, and the user as they were before it: a later answer must show them unchanged. */
+export interface RefusedPatch extends Span {
+  before: SeenUser
+}
+
+/**
+ * What the proxy learned from the traffic it forwarded, for the rules that judge one exchange by
+ * earlier ones: who each token belongs to, the users it saw, the pages of lists, deletions, and the
+ * writes that may have changed a user since it was seen. Bounded: it forgets the oldest first, and a
+ * rule that needs something forgotten judges nothing.
+ */
+export class Knowledge {
+  readonly callers: CallerBook
+  readonly users: UserBook
+  readonly lists: ListBook
+  private readonly refusedPatches: Map<string, RefusedPatch> = new Map()
+  private readonly limits: KnowledgeLimits
+
+  constructor(limits: KnowledgeLimits = DEFAULT_KNOWLEDGE_LIMITS) {
+    this.limits = limits
+    this.callers = new CallerBook(limits.callers)
+    this.users = new UserBook(limits.users)
+    this.lists = new ListBook(limits.lists)
+  }
+
+  /** A request arrived: a write (any method but GET, HEAD and OPTIONS) may change its user from now on. */
+  begin(method: string, userId: string | undefined, startedAt: number): void {
+    if (!isWrite(method)) return
+    this.users.writes.begin(ANY_USER, startedAt)
+    if (userId !== undefined) this.users.writes.begin(userId, startedAt)
+  }
+
+  /**
+   * An exchange ended with no answer to learn from: its write, if it was one, may have changed anything,
+   * unless its status alone says it was refused (a 4xx).
+   */
+  abandon(method: string, userId: string | undefined, span: Span, refused: boolean): void {
+    if (!isWrite(method)) return
+    this.users.writes.end(ANY_USER, span.startedAt, span.endedAt, refused)
+    if (userId !== undefined) this.users.writes.end(userId, span.startedAt, span.endedAt, refused)
+  }
+
+  /** An exchange ended: what its answer teaches, once the rules have judged it by what came before. */
+  learn(observed: ObservedExchange): void {
+    const { startedAt, endedAt, userId } = observed
+    const method = observed.exchange.request.method
+    const status = statusOf(observed)
+    const span = { startedAt, endedAt }
+    if (isWrite(method)) {
+      const refused = status >= 400 && status <= 499
+      this.users.writes.end(ANY_USER, startedAt, endedAt, refused)
+      if (userId !== undefined) this.users.writes.end(userId, startedAt, endedAt, refused)
+    }
+    const operation = operationOf(observed)
+    if (operation === 'updateUser' && status === 400 && userId !== undefined) this.rememberRefusedPatch(userId, span)
+    if (!succeeded(observed)) return
+    for (const user of usersInAnswer(observed)) this.users.see(user, span)
+    const token = tokenOf(observed)
+    if (operation === 'deleteUser' && userId !== undefined) this.users.recordDeletion(userId, span)
+    if (token === undefined) return
+    const me = dataOf(observed) as SeenUser | undefined
+    if (operation === 'getCurrentUser' && typeof me?.id === 'string') {
+      this.callers.learnFromMe(token, me.id, typeof me.organizationId === 'string' ? me.organizationId : undefined)
+    }
+    if (operation === 'listUsers') this.learnFromList(token, observed, span)
+  }
+
+  /** The PATCH answered 400 that the user's next answer must not contradict, if one is pending. */
+  refusedPatchOf(id: string): RefusedPatch | undefined {
+    return this.refusedPatches.get(id)
+  }
+
+  forgetRefusedPatch(id: string): void {
+    this.refusedPatches.delete(id)
+  }
+
+  private rememberRefusedPatch(id: string, span: Span): void {
+    const before = this.users.sureSnapshot(id, span, [span.startedAt])
+    if (!before) return
+    this.refusedPatches.delete(id)
+    this.refusedPatches.set(id, { before, ...span })
+    if (this.refusedPatches.size > this.limits.users)
+      this.refusedPatches.delete(this.refusedPatches.keys().next().value as string)
+  }
+
+  private learnFromList(token: string, observed: ObservedExchange, span: Span): void {
+    const items = listItemsOf(observed) ?? []
+    const organizations = new Set(items.map((item) => item.organizationId))
+    const [organization] = organizations
+    if (organizations.size === 1 && typeof organization === 'string')
+      this.callers.learnOrganizationFromList(token, organization)
+    const page = Number(observed.query.get('page') ?? '1')
+    if (!Number.isSafeInteger(page)) return
+    this.lists.record(listKey(token, observed.query), {
+      page,
+      items: items.map(({ id, createdAt }) => ({ id, createdAt })),
+      ...span,
+    })
+  }
+}
+
+function isWrite(method: string): boolean {
+  return !['GET', 'HEAD', 'OPTIONS'].includes(method.toUpperCase())
+}

@@ -1,0 +1,36 @@
+import { answersFollowTheOrderOfChecks } from './answers-follow-the-order-of-checks.js'
+import { answersStayInTheCallersOrganization } from './answers-stay-in-the-callers-organization.js'
+import type { ProxyRule } from './define-rule.js'
+import { deletedUsersStayGone } from './deleted-users-stay-gone.js'
+import { listFiltersHold } from './list-filters-hold.js'
+import { listOrderHolds } from './list-order-holds.js'
+import { listPagesAddUp } from './list-pages-add-up.js'
+import { namesAreStoredTrimmed } from './names-are-stored-trimmed.js'
+import { otherOrganizationsIdsAre404 } from './other-organizations-ids-are-404.js'
+import { patchAnswersWhatWasAsked } from './patch-answers-what-was-asked.js'
+import { permissionTableHolds } from './permission-table-holds.js'
+import { refusedPatchesChangeNothing } from './refused-patches-change-nothing.js'
+import { refusedTokensGet401 } from './refused-tokens-get-401.js'
+import { updatedAtMovesOnlyOnAChange } from './updated-at-moves-only-on-a-change.js'
+import { userTimestampsHold } from './user-timestamps-hold.js'
+
+/**
+ * The rules of docs/contract.md that the proxy judges from traffic alone, beside verify's response
+ * checks (src/contract/checks/), which it runs on every answer too.
+ */
+export const PROXY_RULES: ProxyRule[] = [
+  answersFollowTheOrderOfChecks,
+  answersStayInTheCallersOrganization,
+  otherOrganizationsIdsAre404,
+  permissionTableHolds,
+  refusedTokensGet401,
+  listPagesAddUp,
+  listOrderHolds,
+  listFiltersHold,
+  patchAnswersWhatWasAsked,
+  updatedAtMovesOnlyOnAChange,
+  userTimestampsHold,
+  namesAreStoredTrimmed,
+  deletedUsersStayGone,
+  refusedPatchesChangeNothing,
+]

@@ -1,0 +1,39 @@
+import { beforeEach, describe, expect, test } from 'vitest'
+import { createProxyJudge, violations, type ProxyJudgeHarness } from '../support/proxy-judge.js'
+import { ADMIN, meOf, patchOf } from '../support/proxy-people.js'
+
+let proxy: ProxyJudgeHarness
+const suspended = { ...ADMIN, status: 'SUSPENDED', updatedAt: '2024-01-09T00:00:00.000Z' }
+
+beforeEach(async () => {
+  proxy = await createProxyJudge()
+  proxy.judge(meOf('admin', ADMIN))
+})
+
+describe('refused-tokens-get-401', () => {
+  test("a SUSPENDED user's token answered 200 breaks §2.suspended-token", () => {
+    expect(proxy.judge(patchOf('owner', 'usr_admin', { status: 'SUSPENDED' }, 200, suspended))).toEqual([])
+    expect(
+      violations(
+        proxy.judge({
+          path: '/api/users',
+          token: 'admin',
+          status: 200,
+          json: { data: [], meta: { page: 1, limit: 20, total: 0, totalPages: 0 } },
+        }),
+      ),
+    ).toEqual(['refused-tokens-get-401 §2.suspended-token'])
+  })
+
+  test('once ACTIVE again, the same token is accepted again', () => {
+    proxy.judge(patchOf('owner', 'usr_admin', { status: 'SUSPENDED' }, 200, suspended))
+    proxy.judge(
+      patchOf('owner', 'usr_admin', { status: 'ACTIVE' }, 200, {
+        ...suspended,
+        status: 'ACTIVE',
+        updatedAt: '2024-01-10T00:00:00.000Z',
+      }),
+    )
+    expect(violations(proxy.judge(meOf('admin', { ...ADMIN, updatedAt: '2024-01-10T00:00:00.000Z' })))).toEqual([])
+  })
+})

@@ -1,0 +1,86 @@
+import { ExchangeJudge, type ProxyFinding } from '../../src/proxy/judge-exchange.js'
+import { Knowledge } from '../../src/proxy/knowledge.js'
+import type { ObservedExchange } from '../../src/proxy/observed-exchange.js'
+import { readCredentials } from '../../src/proxy/read-credentials.js'
+import { loadSpec } from '../../src/spec/load-spec.js'
+import { buildExchange, loadOperations, type ExchangeDraft } from './exchange-builder.js'
+
+/** One hand-made exchange on its way through the judge: begun, not yet ended. */
+export interface Pending {
+  end(): ProxyFinding[]
+}
+
+/** The proxy's judge and knowledge, fed hand-made exchanges in the order a test writes them. */
+export interface ProxyJudgeHarness {
+  /** Judges an exchange that began after every earlier one ended: its findings (learned from afterwards). */
+  judge(draft: ExchangeDraft): ProxyFinding[]
+  /** Begins an exchange now; `end()` ends and judges it, so that tests can overlap exchanges. */
+  begin(draft: ExchangeDraft): Pending
+  knowledge: Knowledge
+}
+
+/**
+ * The proxy's judge on the kit's own document, without any network: what a rule says of a sequence of
+ * exchanges a test writes by hand.
+ *
+ * @example
+ * const proxy = await createProxyJudge()
+ * proxy.judge({ path: '/api/users/me', token: 'bot', status: 200, json: { data: aBot } })
+ * expect(proxy.judge({ path: '/api/users', token: 'bot', status: 200, json: aList })).toEqual([…])
+ */
+export async function createProxyJudge(): Promise<ProxyJudgeHarness> {
+  const spec = await loadSpec()
+  const operations = await loadOperations()
+  const knowledge = new Knowledge()
+  const judge = new ExchangeJudge(spec, 'http://api.test', knowledge)
+  let clock = 0
+  const begin = (draft: ExchangeDraft): Pending => {
+    const startedAt = ++clock
+    const exchange = buildExchange(operations, draft)
+    const [path = '/', rawQuery = ''] = draft.path.split('?')
+    const method = exchange.request.method
+    const rawHeaders = Object.entries(exchange.request.headers).flat()
+    const userId = userIdOf(exchange.operation?.path, path)
+    knowledge.begin(method, userId, startedAt)
+    return {
+      end() {
+        const credentials = readCredentials(rawHeaders)
+        const body = draft.requestBody === undefined ? undefined : Buffer.from(draft.requestBody)
+        const refusal = judge.judgeRequest({
+          request: exchange.request,
+          credentials,
+          path,
+          rawQuery,
+          bodyBytes: body?.byteLength ?? 0,
+          ...(exchange.operation ? { operation: exchange.operation } : {}),
+          ...(body ? { body } : {}),
+        })
+        const observed: ObservedExchange = {
+          exchange,
+          credentials,
+          path,
+          query: new URLSearchParams(rawQuery),
+          requestBytes: body?.byteLength ?? 0,
+          startedAt,
+          endedAt: ++clock,
+          ...(userId === undefined ? {} : { userId }),
+          ...(refusal === undefined ? {} : { refusal }),
+        }
+        return judge.judge(observed)
+      },
+    }
+  }
+  return { begin, judge: (draft) => begin(draft).end(), knowledge }
+}
+
+function userIdOf(template: string | undefined, path: string): string | undefined {
+  const index = template?.split('/').indexOf('{id}') ?? -1
+  return index === -1 ? undefined : decodeURIComponent(path.split('/')[index] ?? '')
+}
+
+/** The check and sentences of each violation: what tests compare. */
+export function violations(findings: ProxyFinding[]): string[] {
+  return findings
+    .filter((finding) => finding.kind === 'violation')
+    .map((finding) => `${finding.check} ${finding.sentences.join(' ')}`)
+}
