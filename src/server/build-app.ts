@@ -1,13 +1,14 @@
+import type { Socket } from 'node:net'
 import cors from '@fastify/cors'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import type { UsersApiMock } from '../mock-instance/create-users-api-mock.js'
 import type { StateHolder } from '../mock-instance/state-holder.js'
 import type { OpenAPIV3_1 } from 'openapi-types'
-import { registerControlRoutes } from './control-routes.js'
+import { refuseOtherControlMethods, registerControlRoutes } from './control-routes.js'
 import { registerDocsRoutes } from './docs-routes.js'
 import { guardConnections } from './connection-guard.js'
 import { createEngineRoute, setContentTypeAside } from './engine-route.js'
-import { replyToClientError, sendProblem } from './problem-replies.js'
+import { refuseConnect, replyToClientError, sendProblem } from './problem-replies.js'
 import { OneLineRequestLog } from './request-log.js'
 
 export interface BuildAppOptions {
@@ -68,8 +69,9 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   })
   // Node answers an `Expect` other than 100-continue a bodiless 417 of its own; RFC 9110 lets a server
   // ignore it, and the request is answered as usual.
-  guardConnections(app.server)
+  const connections = guardConnections(app.server)
   app.server.on('checkExpectation', (request, response) => app.server.emit('request', request, response))
+  app.server.on('connect', (_request, socket) => refuseConnect(socket as Socket))
   let closing = false
   app.addHook('preClose', (done) => {
     closing = true
@@ -84,7 +86,13 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   app.removeAllContentTypeParsers()
   app.addHook('preParsing', setContentTypeAside)
   app.setErrorHandler((error, request, reply) => sendProblem(request, reply, error))
-  app.setNotFoundHandler(answerWithEngine)
+  // A control path asked with a method it does not answer is a 405, as on the users API; any other
+  // route Fastify does not know is the engine's.
+  app.setNotFoundHandler((request, reply) =>
+    request.url.startsWith('/__mock/')
+      ? refuseOtherControlMethods(app, request, reply, answerWithEngine)
+      : answerWithEngine(request, reply),
+  )
 
   if (options.cors !== false) {
     await app.register(cors, {
@@ -103,6 +111,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
     mock: options.mock,
     controlToken: options.controlToken,
     cors: options.cors,
+    connections,
   })
   registerDocsRoutes(app, {
     loadDocument: options.loadDocument,

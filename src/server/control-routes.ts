@@ -1,8 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify'
 import { AppError } from '../errors.js'
 import { DEFAULT_DISPOSABLE_USERS } from '../mock-instance/create-target.js'
 import type { UsersApiMock } from '../mock-instance/create-users-api-mock.js'
 import { isJsonMediaType } from '../spec/contract-limits.js'
+import type { ConnectionGuard } from './connection-guard.js'
 import { createControlOriginGuard } from './control-origin.js'
 import { createControlTokenGuard } from './control-token.js'
 import { registerWebhookRoutes } from './webhook-routes.js'
@@ -19,6 +20,8 @@ export interface ControlRouteOptions {
   controlToken?: string | undefined
   /** The mock's CORS setting: origins it lists may call the control routes from a browser. */
   cors?: boolean | string[] | undefined
+  /** The server's connection accounting (event streams count toward their own cap). */
+  connections: ConnectionGuard
 }
 
 /**
@@ -27,7 +30,7 @@ export interface ControlRouteOptions {
  * state, subscribe webhook endpoints and watch the events. A Fastify plugin: its JSON parser is its own, the users API's bodies stay the engine's.
  */
 export async function registerControlRoutes(app: FastifyInstance, options: ControlRouteOptions): Promise<void> {
-  const { mock, controlToken, cors } = options
+  const { mock, controlToken, cors, connections } = options
   app.addContentTypeParser(
     'application/json',
     { parseAs: 'string', bodyLimit: STATE_BODY_LIMIT },
@@ -72,7 +75,27 @@ export async function registerControlRoutes(app: FastifyInstance, options: Contr
     return mock.replaceState(request.body)
   })
 
-  registerWebhookRoutes(app, mock, onRequest)
+  registerWebhookRoutes(app, { mock, onRequest, connections })
+}
+
+/** The methods a request may use on a control path, in a 405's Allow (HEAD comes with GET). */
+const CONTROL_METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']
+
+/**
+ * The not-found handler's part for /__mock/: a path the mock serves, asked with another method
+ * (`PROPFIND /__mock/tokens`, `DELETE /__mock/state`), is a 405 with Allow; an unknown path goes on to
+ * `otherwise` (the engine's 404).
+ */
+export async function refuseOtherControlMethods(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  otherwise: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>,
+): Promise<FastifyReply> {
+  const path = request.url.split('?')[0] ?? ''
+  const allow = CONTROL_METHODS.filter((method) => app.findRoute({ method, url: path }) !== null)
+  if (allow.length === 0) return otherwise(request, reply)
+  throw new AppError('METHOD_NOT_ALLOWED', `${path} answers ${allow.join(', ')}, not ${request.method}.`, { allow })
 }
 
 function disposableCount(request: FastifyRequest): number {

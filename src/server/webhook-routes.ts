@@ -3,12 +3,24 @@ import { AppError } from '../errors.js'
 import type { UsersApiMock } from '../mock-instance/create-users-api-mock.js'
 import type { EventLogUpdate } from '../webhooks/event-log.js'
 import type { EndpointRequest } from '../webhooks/webhook-endpoints.js'
+import type { ConnectionGuard } from './connection-guard.js'
 import { EVENTS_PAGE_HTML, EVENTS_PAGE_SCRIPT } from './events-page.js'
 
-/** A stream whose reader fell this far behind is closed: a stalled browser tab costs bounded memory. */
-const STREAM_BACKLOG_LIMIT = 1024 * 1024
+/**
+ * A stream whose reader fell this far behind is closed: a tab or a script that does not read costs
+ * bounded memory (with 1 MiB, 400 readers that never read took the mock to 1.39 GiB).
+ */
+const STREAM_BACKLOG_LIMIT = 256 * 1024
 /** A comment line now and then keeps proxies and browsers from closing a quiet stream. */
 const HEARTBEAT_MS = 15_000
+
+export interface WebhookRouteOptions {
+  mock: UsersApiMock
+  /** The control routes' guards. */
+  onRequest: onRequestHookHandler[]
+  /** Where event streams are counted. */
+  connections: ConnectionGuard
+}
 
 /**
  * The mock's webhook control routes (docs/mock.md, "Events"): subscribe, list and remove endpoints, and
@@ -16,8 +28,7 @@ const HEARTBEAT_MS = 15_000
  */
 export function registerWebhookRoutes(
   app: FastifyInstance,
-  mock: UsersApiMock,
-  onRequest: onRequestHookHandler[],
+  { mock, onRequest, connections }: WebhookRouteOptions,
 ): void {
   const { webhooks } = mock
   app.get('/__mock/webhooks', { onRequest }, async () => ({ data: webhooks.endpoints() }))
@@ -40,6 +51,7 @@ export function registerWebhookRoutes(
   })
 
   const streams = new Set<FastifyReply['raw']>()
+  const messages = createMessages()
   app.addHook('preClose', async () => {
     for (const stream of streams) stream.end()
   })
@@ -47,7 +59,8 @@ export function registerWebhookRoutes(
 
   app.get('/__mock/events', { onRequest }, async (request, reply) => {
     if (wantsEventStream(request)) {
-      streamEvents(reply, mock, streams)
+      connections.holdStream(request.raw)
+      streamEvents(reply, { mock, streams, messages })
       return reply
     }
     // A browser asks for HTML first: it gets a live page; curl and code get JSON.
@@ -73,7 +86,14 @@ function wantsEventStream(request: FastifyRequest): boolean {
 }
 
 /** The recent events, then every change as it happens, until the client goes or the server closes. */
-function streamEvents(reply: FastifyReply, mock: UsersApiMock, streams: Set<FastifyReply['raw']>): void {
+function streamEvents(
+  reply: FastifyReply,
+  {
+    mock,
+    streams,
+    messages,
+  }: { mock: UsersApiMock; streams: Set<FastifyReply['raw']>; messages: (update: EventLogUpdate) => string },
+): void {
   reply.hijack()
   const raw = reply.raw
   // Headers set by hooks so far (CORS) are kept: the reply is written by hand from here.
@@ -90,8 +110,13 @@ function streamEvents(reply: FastifyReply, mock: UsersApiMock, streams: Set<Fast
   // Something at once, so that the headers go out now (a browser's EventSource opens on them), and how
   // soon to reconnect after the mock restarts.
   write('retry: 2000\n\n')
-  for (const event of mock.webhooks.events()) write(message({ kind: 'event', event }))
-  const stopWatching = mock.webhooks.watch((update) => write(message(update)))
+  write(
+    mock.webhooks
+      .events()
+      .map((event) => message({ kind: 'event', event }))
+      .join(''),
+  )
+  const stopWatching = mock.webhooks.watch((update) => write(messages(update)))
   const heartbeat = setInterval(() => write(': still here\n\n'), HEARTBEAT_MS)
   streams.add(raw)
   raw.on('close', () => {
@@ -99,6 +124,21 @@ function streamEvents(reply: FastifyReply, mock: UsersApiMock, streams: Set<Fast
     clearInterval(heartbeat)
     streams.delete(raw)
   })
+}
+
+/**
+ * SSE messages, written once an update whatever the number of streams: they all queue the same string,
+ * and a stream that reads slowly holds no copy of its own.
+ */
+function createMessages(): (update: EventLogUpdate) => string {
+  const written = new WeakMap<EventLogUpdate, string>()
+  return (update) => {
+    const known = written.get(update)
+    if (known !== undefined) return known
+    const text = message(update)
+    written.set(update, text)
+    return text
+  }
 }
 
 /** One SSE message: `event` (a new event), `delivery` (an attempt or its outcome), `reset`. */
