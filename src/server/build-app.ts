@@ -5,6 +5,7 @@ import type { UsersApiMock } from '../mock-instance/create-users-api-mock.js'
 import type { StateHolder } from '../mock-instance/state-holder.js'
 import type { OpenAPIV3_1 } from 'openapi-types'
 import { refuseOtherControlMethods, registerControlRoutes } from './control-routes.js'
+import { createControlOriginGuard } from './control-origin.js'
 import { registerDocsRoutes } from './docs-routes.js'
 import { guardConnections } from './connection-guard.js'
 import { createEngineRoute, setContentTypeAside } from './engine-route.js'
@@ -21,6 +22,22 @@ export interface BuildAppOptions {
   /** CORS: `true` (any origin, the default), `false`, or the allowed origins. */
   cors?: boolean | string[]
   logger?: FastifyServerOptions['logger']
+}
+
+const CORS_OPTIONS = {
+  // @fastify/cors allows only GET, HEAD and POST by default: a browser's PATCH and DELETE (and the
+  // control routes' PUT) would fail their preflight.
+  methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+  exposedHeaders: ['WWW-Authenticate', 'Allow', 'Retry-After'],
+  maxAge: 600,
+  // A plain OPTIONS (no Origin or no Access-Control-Request-Method) is no error: the strict default
+  // answers it a text/plain 400, and CONTRACT §5 wants every error as problem+json.
+  strictPreflight: false,
+}
+
+/** The mock's own routes, not the users API's: the control routes, the reference, the document. */
+function isOwnRoute(url: string): boolean {
+  return /^\/(?:__mock\/|docs(?:[/?]|$)|openapi\.(?:json|yaml)(?:\?|$))/.test(url)
 }
 
 /** How long a client may take to send a whole request: a 30 MB `PUT /__mock/state` at 1 MB/s fits. */
@@ -95,16 +112,13 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   )
 
   if (options.cors !== false) {
+    const apiOrigins = Array.isArray(options.cors) ? options.cors : true
+    // What the mock serves of its own (the docs, which list tokens, and the control routes) goes to the
+    // origins --cors lists, never to any origin: the default `true` is for the users API alone.
+    const ownOrigins = Array.isArray(options.cors) ? options.cors : false
     await app.register(cors, {
-      origin: Array.isArray(options.cors) ? options.cors : true,
-      // @fastify/cors allows only GET, HEAD and POST by default: a browser's PATCH and DELETE (and the
-      // control routes' PUT) would fail their preflight.
-      methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-      exposedHeaders: ['WWW-Authenticate', 'Allow', 'Retry-After'],
-      maxAge: 600,
-      // A plain OPTIONS (no Origin or no Access-Control-Request-Method) is no error: the strict default
-      // answers it a text/plain 400, and CONTRACT §5 wants every error as problem+json.
-      strictPreflight: false,
+      delegator: (request, callback) =>
+        callback(null, { ...CORS_OPTIONS, origin: isOwnRoute(request.url) ? ownOrigins : apiOrigins }),
     })
   }
   await app.register(registerControlRoutes, {
@@ -116,6 +130,8 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   registerDocsRoutes(app, {
     loadDocument: options.loadDocument,
     tokens: () => (options.controlToken === undefined ? options.mock.tokens() : undefined),
+    // The reference lists tokens: no page of another origin, nor a DNS name rebound to 127.0.0.1, reads it.
+    onRequest: createControlOriginGuard(options.cors),
   })
   return { app, state: options.mock.state }
 }
