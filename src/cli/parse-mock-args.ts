@@ -27,6 +27,9 @@ Usage: users-api-kit mock [options]
   --state-file FILE   Keep the state in FILE across restarts: loaded at start if it exists,
                       rewritten (atomically) after every change
   --webhook URL       Send the API's events (user.updated, user.deleted) to URL; repeatable
+  --webhook-allow-host HOST
+                      Let POST /__mock/webhooks subscribe endpoints on HOST too (default: loopback
+                      addresses only; the hosts of --webhook are allowed); repeatable
   --webhook-secret S  The whsec_ secret they are signed with (or set USERS_API_KIT_WEBHOOK_SECRET;
                       default: a new one, printed at start)
   --webhook-retry-delays LIST
@@ -71,6 +74,7 @@ export function parseMockArgs(args: string[], env: NodeJS.ProcessEnv = process.e
       'control-token': { type: 'string' },
       'state-file': { type: 'string' },
       webhook: { type: 'string', multiple: true },
+      'webhook-allow-host': { type: 'string', multiple: true },
       'webhook-secret': { type: 'string' },
       'webhook-retry-delays': { type: 'string' },
       quiet: { type: 'boolean' },
@@ -104,6 +108,8 @@ export function parseMockArgs(args: string[], env: NodeJS.ProcessEnv = process.e
   parsed.webhooks = {
     endpoints: (values.webhook ?? []).map((url) => ({ url: flagged('--webhook', () => checkEndpointUrl(url)) })),
   }
+  const allowHosts = values['webhook-allow-host'] ?? []
+  if (allowHosts.length > 0) parsed.webhookAllowHosts = allowHosts.map((host) => allowedHost(host))
   const secret = values['webhook-secret'] ?? env[WEBHOOK_SECRET_ENV]
   const secretSource = values['webhook-secret'] === undefined ? WEBHOOK_SECRET_ENV : '--webhook-secret'
   if (secret !== undefined) parsed.webhooks.secret = flagged(secretSource, () => checkWebhookSecret(secret))
@@ -123,6 +129,21 @@ function flagged<T>(flag: string, check: () => T): T {
   } catch (error) {
     throw new Error(`${flag}: ${(error as Error).message}`)
   }
+}
+
+/** A host name or address, as a URL's host: `hooks.example.com`, `10.0.0.5`, `[fd00::1]`. */
+function allowedHost(raw: string): string {
+  let host: string | undefined
+  try {
+    const url = new URL(`http://${raw.trim()}/`)
+    host = url.port === '' && url.pathname === '/' && url.username === '' ? url.hostname : undefined
+  } catch {
+    host = undefined
+  }
+  if (host === undefined || host === '') {
+    throw new Error(`--webhook-allow-host takes a host name or address, such as hooks.example.com (got "${raw}").`)
+  }
+  return host
 }
 
 function nonEmpty(flag: string, raw: string): string {

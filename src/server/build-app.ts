@@ -11,12 +11,15 @@ import { guardConnections } from './connection-guard.js'
 import { createEngineRoute, setContentTypeAside } from './engine-route.js'
 import { refuseConnect, replyToClientError, sendProblem } from './problem-replies.js'
 import { OneLineRequestLog } from './request-log.js'
+import { createWebhookHosts, type WebhookHosts } from './webhook-hosts.js'
 
 export interface BuildAppOptions {
   /** The mock of the users API this server answers with. */
   mock: UsersApiMock
   /** The document (as written) that /openapi.json, /openapi.yaml and /docs serve, read on first request. */
   loadDocument: () => Promise<OpenAPIV3_1.Document>
+  /** Where webhooks may go; default: loopback addresses only. */
+  webhookHosts?: WebhookHosts
   /** When set, the /__mock/ routes require `Authorization: Bearer <controlToken>`. */
   controlToken?: string | undefined
   /** CORS: `true` (any origin, the default), `false`, or the allowed origins. */
@@ -126,6 +129,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
     controlToken: options.controlToken,
     cors: options.cors,
     connections,
+    webhookHosts: options.webhookHosts ?? createWebhookHosts(),
   })
   registerDocsRoutes(app, {
     loadDocument: options.loadDocument,

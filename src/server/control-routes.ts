@@ -5,6 +5,7 @@ import type { UsersApiMock } from '../mock-instance/create-users-api-mock.js'
 import { isJsonMediaType } from '../spec/contract-limits.js'
 import { STATE_LIMITS } from '../mock-instance/state-limits.js'
 import type { ConnectionGuard } from './connection-guard.js'
+import type { WebhookHosts } from './webhook-hosts.js'
 import { registerControlJsonParser, SMALL_BODY_LIMITS, STATE_BODY_LIMITS } from './control-json-bodies.js'
 import type { ScannedJson } from './json-body-scanner.js'
 import { parseScannedJson } from './parse-scanned-json.js'
@@ -21,6 +22,8 @@ export interface ControlRouteOptions {
   cors?: boolean | string[] | undefined
   /** The server's connection accounting (event streams count toward their own cap). */
   connections: ConnectionGuard
+  /** Where webhook endpoints may be. */
+  webhookHosts: WebhookHosts
 }
 
 /**
@@ -29,7 +32,7 @@ export interface ControlRouteOptions {
  * state, subscribe webhook endpoints and watch the events. A Fastify plugin: its JSON parser is its own, the users API's bodies stay the engine's.
  */
 export async function registerControlRoutes(app: FastifyInstance, options: ControlRouteOptions): Promise<void> {
-  const { mock, controlToken, cors, connections } = options
+  const { mock, controlToken, cors, connections, webhookHosts } = options
   registerControlJsonParser(app, (request) =>
     request.method === 'PUT' && request.routeOptions.url === '/__mock/state' ? STATE_BODY_LIMITS : SMALL_BODY_LIMITS,
   )
@@ -83,7 +86,7 @@ export async function registerControlRoutes(app: FastifyInstance, options: Contr
     return runInSlices(mock.replaceStateInSteps(input))
   })
 
-  registerWebhookRoutes(app, { mock, onRequest, connections })
+  registerWebhookRoutes(app, { mock, onRequest, connections, webhookHosts })
 }
 
 /** The methods a request may use on a control path, in a 405's Allow (HEAD comes with GET). */

@@ -2,8 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandle
 import { AppError } from '../errors.js'
 import type { UsersApiMock } from '../mock-instance/create-users-api-mock.js'
 import type { EventLogUpdate } from '../webhooks/event-log.js'
-import type { EndpointRequest } from '../webhooks/webhook-endpoints.js'
+import { checkEndpointUrl, type EndpointRequest } from '../webhooks/webhook-endpoints.js'
 import type { ConnectionGuard } from './connection-guard.js'
+import type { WebhookHosts } from './webhook-hosts.js'
 import { EVENTS_PAGE_HTML, EVENTS_PAGE_SCRIPT } from './events-page.js'
 
 /**
@@ -20,6 +21,8 @@ export interface WebhookRouteOptions {
   onRequest: onRequestHookHandler[]
   /** Where event streams are counted. */
   connections: ConnectionGuard
+  /** Where endpoints may be. */
+  webhookHosts: WebhookHosts
 }
 
 /**
@@ -28,14 +31,15 @@ export interface WebhookRouteOptions {
  */
 export function registerWebhookRoutes(
   app: FastifyInstance,
-  { mock, onRequest, connections }: WebhookRouteOptions,
+  { mock, onRequest, connections, webhookHosts }: WebhookRouteOptions,
 ): void {
   const { webhooks } = mock
   app.get('/__mock/webhooks', { onRequest }, async () => ({ data: webhooks.endpoints() }))
 
   app.post('/__mock/webhooks', { onRequest }, async (request, reply) => {
-    const endpoint = webhooks.subscribe(readEndpointRequest(request.body, mock))
-    return reply.code(201).send(endpoint)
+    const wanted = readEndpointRequest(request.body, mock)
+    await webhookHosts.assertAllowed(checkEndpointUrl(wanted.url))
+    return reply.code(201).send(webhooks.subscribe(wanted))
   })
 
   app.delete('/__mock/webhooks/:id', { onRequest }, async (request, reply) => {
@@ -55,7 +59,10 @@ export function registerWebhookRoutes(
   app.addHook('preClose', async () => {
     for (const stream of streams) stream.end()
   })
-  app.addHook('onClose', async () => webhooks.close())
+  app.addHook('onClose', async () => {
+    webhooks.close()
+    webhookHosts.close()
+  })
 
   app.get('/__mock/events', { onRequest }, async (request, reply) => {
     if (wantsEventStream(request)) {
