@@ -31,9 +31,11 @@ Usage: users-api-kit mock [options]
                       Let POST /__mock/webhooks subscribe endpoints on HOST too (default: loopback
                       addresses only; the hosts of --webhook are allowed); repeatable
   --webhook-secret S  The whsec_ secret they are signed with (or set USERS_API_KIT_WEBHOOK_SECRET;
-                      default: a new one, printed at start)
+                      default: a new one, printed at start); masked in the banner
   --webhook-retry-delays LIST
                       Waits before each retry of a failed delivery (default 500ms,1s,2s,5s,15s,60s)
+  --show-secrets      Print the secrets given to the mock in its banner (the webhook secret,
+                      credentials and query of --webhook URLs); masked by default
   --log-level LEVEL   debug, info (default: one line a request), warn, error or silent
   --quiet             No request logs: --log-level warn (the banner and warnings stay)
   -h, --help          This help
@@ -52,6 +54,10 @@ export interface MockArgs extends StartMockOptions {
   host: string
   logLevel: LogLevel
   help: boolean
+  /** The banner prints the secrets it was given, unmasked. */
+  showSecrets: boolean
+  /** Where the webhook secret came from, when it was given. */
+  webhookSecretSource?: '--webhook-secret' | typeof WEBHOOK_SECRET_ENV
 }
 
 /** Reads the mock's flags (and its environment variable); a bad value is an Error saying what is expected. */
@@ -78,6 +84,7 @@ export function parseMockArgs(args: string[], env: NodeJS.ProcessEnv = process.e
       'webhook-secret': { type: 'string' },
       'webhook-retry-delays': { type: 'string' },
       quiet: { type: 'boolean' },
+      'show-secrets': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   })
@@ -87,6 +94,7 @@ export function parseMockArgs(args: string[], env: NodeJS.ProcessEnv = process.e
     seed: integer('--seed', values.seed, MOCK_DEFAULTS.seed, 0, 2 ** 32 - 1),
     logLevel: logLevel(values['log-level'], values.quiet ?? false),
     help: values.help ?? false,
+    showSecrets: values['show-secrets'] ?? false,
     cors: values['no-cors']
       ? false
       : values.cors
@@ -112,7 +120,10 @@ export function parseMockArgs(args: string[], env: NodeJS.ProcessEnv = process.e
   if (allowHosts.length > 0) parsed.webhookAllowHosts = allowHosts.map((host) => allowedHost(host))
   const secret = values['webhook-secret'] ?? env[WEBHOOK_SECRET_ENV]
   const secretSource = values['webhook-secret'] === undefined ? WEBHOOK_SECRET_ENV : '--webhook-secret'
-  if (secret !== undefined) parsed.webhooks.secret = flagged(secretSource, () => checkWebhookSecret(secret))
+  if (secret !== undefined) {
+    parsed.webhooks.secret = flagged(secretSource, () => checkWebhookSecret(secret))
+    parsed.webhookSecretSource = secretSource
+  }
   const delays = values['webhook-retry-delays']
   if (delays !== undefined) parsed.webhooks.retryDelaysMs = parseRetryDelays(delays)
   return parsed
