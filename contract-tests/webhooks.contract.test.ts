@@ -55,6 +55,8 @@ const RETRIED =
 const ORDERED = "One user's events are sent in the order of the changes, one webhook-id per event (docs/contract.md §6)"
 const NEVER_WAITS = "Delivering never slows down or alters the API's own answer (docs/contract.md §6)"
 const ORGANIZATION = "An event goes to the endpoints subscribed for the user's organization only (docs/contract.md §6)"
+const SIGNED_ONLY =
+  "Every delivery an endpoint gets verifies with its whsec_ secret: one that does not is no event of the backend's (docs/contract.md §6)"
 
 let receiver: WebhookReceiver | undefined
 let unsubscribe: (() => Promise<void>) | undefined
@@ -513,6 +515,32 @@ describe('webhooks: user.updated and user.deleted', () => {
         `Received: data.user differs from the user at the DELETE (renamed and suspended just before) in ${differing.join(', ')}\n${JSON.stringify(payload.data.user)}`,
       )
       expectActor(deletion, payload, owner, 'the owner who sent the DELETE')
+    },
+  )
+
+  // Last: it counts what the receiver got during every check of this file. A forged delivery (anything
+  // on the machine can reach the receiver) is kept apart from the others, so that it fails this check
+  // and no other.
+  test(
+    "[profile] every delivery the receiver got verifies with the target's secret: none was forged",
+    covers('§6.signature'),
+    async (context) => {
+      const hooks = needReceiver(context)
+      const user = needDisposable(context, 'webhookUpdate')
+      await restoreAfter(context, user)
+      const { exchange } = await rename(hooks, user, `Last ${randomText(8)}`)
+      const shown = hooks.forged
+        .slice(0, 3)
+        .map(
+          (delivery) =>
+            `  ${JSON.stringify(delivery.id)}: ${delivery.signatureProblem}; ${delivery.body.slice(0, 200)}`,
+        )
+      expectRule(
+        exchange,
+        hooks.forgeries === 0,
+        SIGNED_ONLY,
+        `Received: ${hooks.forgeries} deliveries at ${hooks.url} whose signature does not verify with the target's secret (sent by another sender, or signed with another secret), first:\n${shown.join('\n')}`,
+      )
     },
   )
 })

@@ -10,9 +10,11 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { exceedsJsonDepth, parseBoundedJson } from '../src/contract/json-depth.js'
 import { readBoundedBody, ResponseTooLarge } from '../src/contract/read-bounded-body.js'
 import { GUARD_HEADER, startResponseGuard } from '../src/fuzz/response-guard.js'
-import { buildCliOnce, MAIN } from './support/cli-mock-process.js'
+import type { MockTarget } from '../src/mock-instance/create-target.js'
+import { buildCliOnce, killRunningClis, MAIN, startCli } from './support/cli-mock-process.js'
 import {
   startDeepNestingServer,
+  startManyValuesServer,
   startEndlessServer,
   startGzipBombServer,
   startHugeBodyServer,
@@ -30,12 +32,14 @@ import {
 const MiB = 1024 * 1024
 
 /**
- * Peak RSS allowed, in MiB. verify's own floor is ~300 MiB on a 24 GB machine, against a healthy mock
- * too (vitest's main thread and its one worker thread, each growing V8's young generation up to 64
- * MiB); the hostile answers add ~15 MiB to it. Schemathesis alone is ~290 MiB. Reading the answers
- * whole took verify to 3.8 GB and fuzz past 4 GB.
+ * Peak RSS allowed, in MiB. A healthy verify stays under 300 MiB (vitest's main thread and its one worker
+ * thread; V8 told to keep its young generation small and to optimize for size, src/cli/main.ts), and a
+ * hostile target may add at most 50 MiB to it (issue 20's goals). Schemathesis alone is ~290 MiB.
+ * Reading the answers whole took verify to 3.8 GB and fuzz past 4 GB; 1 MiB of `[{},{},…]`, within the
+ * byte and depth limits, took verify to 2.9 GiB and Schemathesis to 6.9 GiB.
  */
-const VERIFY_PEAK_MIB = 360
+const HEALTHY_VERIFY_PEAK_MIB = 300
+const VERIFY_PEAK_MIB = HEALTHY_VERIFY_PEAK_MIB + 50
 const FUZZ_NODE_PEAK_MIB = 250
 const SCHEMATHESIS_PEAK_MIB = 400
 
@@ -50,6 +54,7 @@ beforeAll(async () => {
 }, 120_000)
 
 afterAll(async () => {
+  killRunningClis()
   await rm(directory, { recursive: true, force: true })
 })
 
@@ -73,9 +78,14 @@ const REPORT_PEAK_RSS = `data:text/javascript,${encodeURIComponent(
 let runs = 0
 
 /** Runs `users-api-kit COMMAND --target FILE ARGS`, measuring its peak memory and Schemathesis's. */
-async function runMeasured(command: 'verify' | 'fuzz', server: HostileServer, args: string[]): Promise<MeasuredRun> {
+async function runMeasured(
+  command: 'verify' | 'fuzz',
+  server: HostileServer,
+  args: string[],
+  target: MockTarget = targetFor(server.url),
+): Promise<MeasuredRun> {
   const prefix = join(directory, `run-${(runs += 1)}`)
-  await writeFile(`${prefix}.target.json`, JSON.stringify(targetFor(server.url)))
+  await writeFile(`${prefix}.target.json`, JSON.stringify(target))
   const reports = ['--junit', `${prefix}.xml`, ...(command === 'verify' ? ['--json', `${prefix}.json`] : [])]
   const started = Date.now()
   const child = execa(
@@ -180,6 +190,9 @@ function expectEveryCheckFailed(run: MeasuredRun, reason: RegExp): void {
   )
 }
 
+/** A valid page of 349,000 empty objects: under 1 MiB and 4 levels deep, but far more values than any answer. */
+const MANY_VALUES = /JSON of more than 10000 values \(arrays, objects and their items\); the kit does not parse it/
+
 const OVERSIZED = [
   ['a 1 GiB body', startHugeBodyServer, /a body of 1024 MiB \(1073741824 bytes\) \(its Content-Length\), over 1 MiB/],
   ['a chunked body without end', startEndlessServer, /a body over 1 MiB \(1048576 bytes\) after decompression/],
@@ -261,6 +274,54 @@ describe.concurrent('verify: --timeout is the whole request, and JSON nests at m
   )
 })
 
+describe('verify: what an answer holds, not only its bytes and depth', () => {
+  test(
+    'a server that answers a valid page of 349,000 empty objects (under 1 MiB): every check fails saying so, in bounded memory',
+    async () => {
+      const server = await startManyValuesServer()
+      try {
+        const run = await runMeasured('verify', server, ['--timeout', '5000'])
+
+        expect(run.exitCode, run.all.slice(-2000)).toBe(1)
+        // The first answers are the finding; after 3 in a row nothing more is read from it.
+        expectEveryCheckFailed(
+          run,
+          new RegExp(
+            `\\[(bounded-json|server-answers)\\].*\\n.*Received: (200 application/json, |nothing, not sent: .*)${MANY_VALUES.source}`,
+          ),
+        )
+        expect(server.hits()).toBeLessThan(10)
+        expect(run.nodePeakMib).toBeLessThan(VERIFY_PEAK_MIB)
+        console.log(`verify, 349,000 empty objects: ${Math.round(run.nodePeakMib)} MiB peak RSS, ${run.ms} ms`)
+      } finally {
+        await server.close()
+      }
+    },
+    RUN_LIMIT_MS + 10_000,
+  )
+})
+
+describe('verify against a healthy mock', () => {
+  test(
+    `peaks under ${HEALTHY_VERIFY_PEAK_MIB} MiB`,
+    async () => {
+      const mock = await startCli(['--quiet'])
+      const target = (await (await fetch(`${mock.url}/__mock/target`, { method: 'POST' })).json()) as MockTarget
+      const run = await runMeasured(
+        'verify',
+        { url: mock.url, hits: () => 0, close: async () => undefined },
+        [],
+        target,
+      )
+
+      expect(run.exitCode, run.all.slice(-2000)).toBe(0)
+      console.log(`verify, a healthy mock: ${Math.round(run.nodePeakMib)} MiB peak RSS, ${run.ms} ms`)
+      expect(run.nodePeakMib).toBeLessThan(HEALTHY_VERIFY_PEAK_MIB)
+    },
+    RUN_LIMIT_MS + 10_000,
+  )
+})
+
 // One example per operation, reads only: Schemathesis's own start takes most of each run.
 const FUZZ_ARGS = ['--max-examples', '1', '--read-only', '--no-stateful', '--seed', '1']
 
@@ -328,6 +389,27 @@ describe.concurrent("fuzz: Schemathesis gets only answers within the limits (the
           /Could not test — users-api-kit fuzz: GET \/api\/users got 200 with JSON nested deeper than 64 levels of arrays and objects/,
         )
         expect(run.all).not.toMatch(/RecursionError/)
+      } finally {
+        await server.close()
+      }
+    },
+    RUN_LIMIT_MS + 10_000,
+  )
+  test(
+    'a server that answers a valid page of 349,000 empty objects: an error saying so, Schemathesis in bounded memory',
+    async () => {
+      const server = await startManyValuesServer()
+      try {
+        const run = await runMeasured('fuzz', server, [...FUZZ_ARGS, '--timeout', '5000'])
+
+        expect(run.exitCode, run.all.slice(-3000)).toBe(1)
+        expect(run.all).toMatch(
+          new RegExp(`Could not test — users-api-kit fuzz: GET /api/users got 200 with ${MANY_VALUES.source}`),
+        )
+        if (run.childPeakMib !== undefined) expect(run.childPeakMib).toBeLessThan(SCHEMATHESIS_PEAK_MIB)
+        console.log(
+          `fuzz, 349,000 empty objects: node ${Math.round(run.nodePeakMib)} MiB, Schemathesis ${Math.round(run.childPeakMib ?? Number.NaN)} MiB peak RSS, ${run.ms} ms`,
+        )
       } finally {
         await server.close()
       }

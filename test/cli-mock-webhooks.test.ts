@@ -15,7 +15,8 @@ describe('users-api-kit mock --webhook', () => {
     try {
       const { banner, url } = await startCli(['--webhook', receiver.url, '--webhook-secret', SECRET, '--quiet'])
       expect(banner).toContain(`Webhook  ${receiver.url}`)
-      expect(banner).toContain(`Signed   with ${SECRET}`)
+      // Given, so masked (test/banner-prints-state-inert.test.ts: --show-secrets prints it).
+      expect(banner).toContain('Signed   with whsec_*** from --webhook-secret')
       expect(banner).toContain(`Events   ${url}/__mock/events`)
       const response = await fetch(`${url}/api/users/usr_acmeviewerqqqqqqqqqq`, {
         method: 'PATCH',
@@ -44,10 +45,16 @@ describe('users-api-kit mock --webhook', () => {
     [['--webhook-secret', 'secret'], /--webhook-secret: The webhook secret must be whsec_/],
     [['--webhook-retry-delays', '1s,2s'], /at least three growing delays/],
     [['--webhook-retry-delays', '5s,1s,2s'], /at least three growing delays/],
+    [['--webhook-allow-host', 'http://hooks.example/'], /--webhook-allow-host takes a host name or address/],
   ])('%j is refused, saying what is expected', async (args, message) => {
     const result = await runCli(['mock', '--port', '0', ...args])
     expect(result.exitCode).not.toBe(0)
     expect(result.stderr).toMatch(message)
+  })
+
+  test('reads repeated --webhook-allow-host as hosts', () => {
+    const parsed = parseMockArgs(['--webhook-allow-host', 'Hooks.Example.com', '--webhook-allow-host', '[fd00::1]'])
+    expect(parsed.webhookAllowHosts).toEqual(['hooks.example.com', '[fd00::1]'])
   })
 
   test('reads the retry schedule, the secret from USERS_API_KIT_WEBHOOK_SECRET, and repeated --webhook', () => {

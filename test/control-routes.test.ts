@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { parseTarget, TARGET_SCHEMA_PATH } from '../src/contract/target.js'
 import { DEFAULT_DISPOSABLE_USERS } from '../src/mock-instance/create-target.js'
+import { STATE_LIMITS } from '../src/mock-instance/state-limits.js'
 import type { MockState } from '../src/domain/mock-state.js'
 import type { TokenListing } from '../src/mock-instance/token-listing.js'
 import { createAjv } from '../src/spec/create-ajv.js'
@@ -153,6 +154,19 @@ describe('POST /__mock/target', () => {
     expect(later).toBeLessThan(Math.max(first * 5, 20))
   })
 
+  test(`disposable users stop at ${STATE_LIMITS.disposableUsers} alive: the call past it is a 413 and creates nobody; a reset frees them`, async () => {
+    for (let call = 0; call < STATE_LIMITS.disposableUsers / 100; call++) {
+      expect((await injectApi(app, { method: 'POST', url: '/__mock/target?disposable=100' })).status).toBe(200)
+    }
+    const before = (await mockStateOf(app)).users.length
+    const refused = await injectApi<Problem>(app, { method: 'POST', url: '/__mock/target?disposable=1' })
+    expect(refused.status).toBe(413)
+    expect(refused.body.detail).toContain(`at most ${STATE_LIMITS.disposableUsers}`)
+    expect((await mockStateOf(app)).users).toHaveLength(before)
+    await injectApi(app, { method: 'POST', url: '/__mock/reset' })
+    expect((await injectApi(app, { method: 'POST', url: '/__mock/target?disposable=1' })).status).toBe(200)
+  }, 60_000)
+
   test.each(['abc', '-1', '101', '1.5'])('disposable=%s: 400', async (count) => {
     const response = await injectApi<Problem>(app, { method: 'POST', url: `/__mock/target?disposable=${count}` })
     expect(response.status).toBe(400)
@@ -301,9 +315,9 @@ describe('GET and PUT /__mock/state', () => {
     expect(await mockStateOf(app)).toEqual(before)
   })
 
-  test('12 MB of junk users: a 400 naming the first, in bounded memory and time, and the old state stays', async () => {
+  test('90,000 junk users: a 400 naming the first, in bounded memory and time, and the old state stays', async () => {
     const before = await mockStateOf(app)
-    const junk = `{"organizations":[],"users":[${'1,'.repeat(6_000_000)}1]}`
+    const junk = `{"organizations":[],"users":[${'1,'.repeat(89_999)}1]}`
     const rssBefore = process.memoryUsage().rss
     const started = performance.now()
     const response = await injectApi<Problem>(app, {
@@ -312,12 +326,28 @@ describe('GET and PUT /__mock/state', () => {
       body: junk,
       headers: { 'content-type': 'application/json' },
     })
-    // One error object per bad item took 2.4 GB; the state validator now stops at the first.
+    // One error object per bad item took 2.4 GB; the state validator stops at the first.
     expect(response.status).toBe(400)
     expect(response.body.errors).toHaveLength(1)
     expect(response.body.detail).toContain('/users/0')
     expect(process.memoryUsage().rss - rssBefore).toBeLessThan(300 * 1024 * 1024)
     expect(performance.now() - started).toBeLessThan(5_000)
+    expect(await mockStateOf(app)).toEqual(before)
+  })
+
+  test('12 MB of junk users, more than a state may hold: a 413 naming the limit, before anything is parsed', async () => {
+    const before = await mockStateOf(app)
+    const junk = `{"organizations":[],"users":[${'1,'.repeat(6_000_000)}1]}`
+    const response = await injectApi<Problem>(app, {
+      method: 'PUT',
+      url: '/__mock/state',
+      body: junk,
+      headers: { 'content-type': 'application/json' },
+    })
+    expect(response.status).toBe(413)
+    expect(response.body.detail).toMatch(
+      /more than 110000 elements.*at most 64 MiB, 10000 organizations and 100000 users/,
+    )
     expect(await mockStateOf(app)).toEqual(before)
   })
 

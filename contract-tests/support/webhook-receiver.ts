@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Webhook } from 'standardwebhooks'
+import { parseBoundedJson } from '../../src/contract/json-depth.js'
 import type { WebhookReceiverSettings } from '../../src/contract/target.js'
 
 /** A delivery as the receiver got it, verified on arrival. */
@@ -34,10 +35,19 @@ interface Waiter {
   resolve: (delivery: ReceivedDelivery) => void
 }
 
-/** A body larger than this is no event of the users API: refused without being kept. */
-const MAX_BODY_BYTES = 1024 * 1024
-/** The receiver keeps what a run sends, bounded against a target that floods it. */
-const MAX_DELIVERIES = 10_000
+/** A body larger than this is no event of the users API (one is about 1 KB): refused unread, 413. */
+const MAX_BODY_BYTES = 64 * 1024
+/**
+ * Deliveries read within one second, at most; past it, 429 unread (a backend retries later). A backend
+ * sends a few a second; a flood past this rate delays its deliveries too (they are retried).
+ */
+const MAX_DELIVERIES_PER_SECOND = 1_000
+/** Bytes of verified deliveries kept for the checks, far above a run's (about 50 events); past it, dropped. */
+const MAX_KEPT_BYTES = 8 * 1024 * 1024
+/** Forged deliveries kept to be reported (and matched when nothing verified came); the others are counted. */
+const MAX_KEPT_FORGERIES = 20
+/** Connections the receiver holds at once: a backend delivers on a few. */
+const MAX_CONNECTIONS = 64
 
 /**
  * The suite's webhook receiver (docs/contract.md §6): an HTTP server that verifies every delivery's
@@ -45,9 +55,24 @@ const MAX_DELIVERIES = 10_000
  * the checks, can refuse chosen deliveries to see their retries or hold them unanswered to see that the
  * API does not wait for them, and looks at the API when an event first arrives (was the change already
  * visible?).
+ *
+ * Anything on the machine can reach it: what a delivery may cost is bounded (its size, depth and number
+ * of values, the deliveries a second, the bytes kept), and one whose signature does not verify is forged
+ * as far as the checks know: kept apart (`forged`, `forgeries`), never one of `deliveries`, never refused,
+ * held or inspected. 824 forged deliveries of 1 MB took the receiver to 1.9 GiB, and forged ones made four
+ * checks fail against a healthy mock; now only the check that counts them fails.
  */
 export class WebhookReceiver {
+  /** The deliveries whose signature verifies: the backend's. */
   readonly deliveries: ReceivedDelivery[] = []
+  /** The first forged deliveries (a signature that does not verify with the target's secret), trimmed. */
+  readonly forged: ReceivedDelivery[] = []
+  /** How many forged deliveries came in all. */
+  forgeries = 0
+  /** Verified deliveries dropped, past the bytes the receiver keeps. */
+  dropped = 0
+  private kept = 0
+  private second = { at: 0, count: 0 }
   private readonly waiters = new Set<Waiter>()
   private readonly refusals: Array<{ matches: (payload: unknown) => boolean; left: number }> = []
   private readonly holds = new Set<HoldEntry>()
@@ -69,6 +94,7 @@ export class WebhookReceiver {
   ): Promise<WebhookReceiver> {
     const { host, port } = parseListen(settings.listen)
     const server = createServer()
+    server.maxConnections = MAX_CONNECTIONS
     await new Promise<void>((resolve, reject) => {
       server.once('error', (error: NodeJS.ErrnoException) =>
         reject(
@@ -86,8 +112,9 @@ export class WebhookReceiver {
     const receiver = new WebhookReceiver(server, url, settings.secret, inspect)
     server.on('request', (request, response) => {
       receiver.receive(request, response).then(
-        (status) => response.writeHead(status).end(),
-        () => response.writeHead(400).end(),
+        // A body left unread (413, 429) would be read and dropped to keep the connection: it is closed.
+        (status) => response.writeHead(status, status === 413 || status === 429 ? { connection: 'close' } : {}).end(),
+        () => response.writeHead(400, { connection: 'close' }).end(),
       )
     })
     return receiver
@@ -117,14 +144,17 @@ export class WebhookReceiver {
     return hold
   }
 
-  /** The first delivery (already here or still to come) that matches, or undefined after `timeoutMs`. */
+  /**
+   * The first verified delivery (already here or still to come) that matches; after `timeoutMs`, a forged
+   * one that matches (a backend that signs wrongly: the check then says so), else undefined.
+   */
   async next(
     matches: (delivery: ReceivedDelivery) => boolean,
     timeoutMs: number,
   ): Promise<ReceivedDelivery | undefined> {
     const found = this.deliveries.find(matches)
     if (found) return found
-    return new Promise((resolve) => {
+    const verified = await new Promise<ReceivedDelivery | undefined>((resolve) => {
       const waiter: Waiter = {
         matches,
         resolve: (delivery) => {
@@ -139,6 +169,7 @@ export class WebhookReceiver {
       }, timeoutMs)
       this.waiters.add(waiter)
     })
+    return verified ?? this.forged.find(matches)
   }
 
   close(): Promise<void> {
@@ -148,6 +179,7 @@ export class WebhookReceiver {
 
   private async receive(request: IncomingMessage, response: ServerResponse): Promise<number> {
     if (request.method !== 'POST') return 405
+    if (!this.withinRate()) return 429
     const body = await readBody(request)
     if (body === undefined) return 413
     const header = (name: string): string => String(request.headers[name] ?? '')
@@ -168,6 +200,13 @@ export class WebhookReceiver {
     } catch (error) {
       delivery.signatureProblem = (error as Error).message
     }
+    // Answered as a verified one is, so that a backend that signs wrongly goes on as it would.
+    if (delivery.signatureProblem !== undefined) return this.keepForged(delivery)
+    if (this.kept + body.length > MAX_KEPT_BYTES) {
+      this.dropped += 1
+      return 204
+    }
+    this.kept += body.length
     const first = !this.deliveries.some((earlier) => earlier.id === delivery.id)
     const refusal = this.refusals.find((entry) => entry.left > 0 && entry.matches(delivery.payload))
     if (refusal) {
@@ -176,12 +215,26 @@ export class WebhookReceiver {
     } else if (first) {
       delivery.seen = await this.inspect(delivery.payload).catch((error: unknown) => ({ error: String(error) }))
     }
-    if (this.deliveries.length < MAX_DELIVERIES) this.deliveries.push(delivery)
+    this.deliveries.push(delivery)
     for (const waiter of [...this.waiters]) if (waiter.matches(delivery)) waiter.resolve(delivery)
     if (delivery.refused) return 500
     const holding = [...this.holds].find((entry) => entry.matches(delivery.payload))
     if (holding) await this.keepWaiting(holding, delivery, response)
     return 204
+  }
+
+  private keepForged(delivery: ReceivedDelivery): number {
+    this.forgeries += 1
+    if (this.forged.length < MAX_KEPT_FORGERIES) this.forged.push({ ...delivery, body: delivery.body.slice(0, 2_000) })
+    return 204
+  }
+
+  /** Whether this delivery is within MAX_DELIVERIES_PER_SECOND (counted per second of the clock). */
+  private withinRate(): boolean {
+    const at = Math.floor(Date.now() / 1000)
+    if (this.second.at !== at) this.second = { at, count: 0 }
+    this.second.count += 1
+    return this.second.count <= MAX_DELIVERIES_PER_SECOND
   }
 
   /** Until the hold ends or the sender closes the connection, whichever comes first. */
@@ -205,7 +258,9 @@ function parseListen(listen: string): { host: string; port: number } {
   return { host: match?.[1] ?? '127.0.0.1', port: Number(match?.[2] ?? 0) }
 }
 
+/** The body, or undefined past MAX_BODY_BYTES (declared or sent): the rest is not read. */
 async function readBody(request: IncomingMessage): Promise<string | undefined> {
+  if (Number(request.headers['content-length']) > MAX_BODY_BYTES) return undefined
   const chunks: Buffer[] = []
   let size = 0
   for await (const chunk of request as AsyncIterable<Buffer>) {
@@ -216,9 +271,10 @@ async function readBody(request: IncomingMessage): Promise<string | undefined> {
   return Buffer.concat(chunks).toString('utf8')
 }
 
+/** The parsed body; undefined when it is not JSON, or nests or holds more than an answer may (json-depth.ts). */
 function parseJson(text: string): unknown {
   try {
-    return JSON.parse(text)
+    return parseBoundedJson(text)
   } catch {
     return undefined
   }

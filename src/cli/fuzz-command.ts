@@ -1,8 +1,9 @@
 import { accessSync, constants, existsSync } from 'node:fs'
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
-import { dirname, join, resolve } from 'node:path'
+import { mkdir, readFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { AppError } from '../errors.js'
+import { writeReportFile } from '../files/write-report-file.js'
 import { escapeControlCharacters } from '../contract/escape-control-characters.js'
 import { assertReachable, resolveTarget } from '../contract/resolve-target.js'
 import { createScratchDirectory } from '../contract/scratch-directory.js'
@@ -110,8 +111,7 @@ export async function runFuzzCommand(args: string[]): Promise<number> {
   const junit = reportPath(options.out, REPORT_FILES.fuzzJunit, options.junit)
   const outcome = await runFuzz({ ...options, keptJunit: junit && resolve(junit) })
   if (outcome.junit !== undefined && junit) {
-    await mkdir(dirname(resolve(junit)), { recursive: true })
-    await writeFile(junit, outcome.junit)
+    await writeReportFile(junit, outcome.junit)
     console.log(`JUnit report: ${junit}`)
   }
   return outcome.exitCode

@@ -1,4 +1,4 @@
-import { access, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { access, readFile, rm } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { DISPOSABLE_USERS_NEEDED } from '../contract/disposable-slots.js'
@@ -14,6 +14,7 @@ import { locateSchemathesis, runFuzz, type FuzzOutcome } from './fuzz-command.js
 import { FUZZ_DISPOSABLE_USERS, gateDisposableUsers, listMissingPrerequisites } from './gate-prerequisites.js'
 import { REPORT_FILES } from './report-files.js'
 import { runVerify } from './verify-command.js'
+import { writeReportFile } from '../files/write-report-file.js'
 import { FUZZ_OPTIONS, readFuzzOptions, readTargetOptions, TARGET_OPTIONS } from './shared-options.js'
 import { readCommandArgs } from './read-command-args.js'
 
@@ -154,8 +155,7 @@ function junitReportPath(junit: string): string {
 }
 
 async function writeCombinedReport(path: string, reports: string[]): Promise<void> {
-  await mkdir(dirname(path), { recursive: true })
-  await writeFile(path, mergeJunitReports('users-api-kit gate', reports))
+  await writeReportFile(path, mergeJunitReports('users-api-kit gate', reports))
 }
 
 interface GateResults {

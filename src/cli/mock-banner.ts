@@ -1,3 +1,5 @@
+import { escapeControlCharacters } from '../contract/escape-control-characters.js'
+import { shellQuote } from '../contract/shell-quote.js'
 import type { MockState } from '../domain/mock-state.js'
 import { usersPerOrganization } from '../server/start-mock.js'
 import type { MockArgs } from './parse-mock-args.js'
@@ -13,12 +15,25 @@ interface BannerInput {
 }
 
 /**
+ * A token the `Try:` line may hold: RFC 6750's token characters, which no shell acts on. A state file
+ * is anyone's who could reach `PUT /__mock/state`: an owner's token once broke out of the line's quotes,
+ * and pasting the line ran the command planted in it.
+ */
+const PASTABLE_TOKEN = /^[A-Za-z0-9._~+/=-]{1,200}$/
+
+/**
  * What a developer needs to start: where the API and docs are, a token, a ready-to-paste curl. With a
  * control token the mock is shared, and its output may end up in a team's logs: no token is printed.
+ * Everything that comes from the state or the fixtures is printed with its control characters written
+ * out; a secret given to the mock (`--webhook-secret`, credentials in a `--webhook` URL) is masked unless
+ * `--show-secrets`, since banners end up in CI logs. A secret the mock made is printed: the banner is
+ * where its user learns it, and it lives as long as the process.
  */
 export function formatBanner({ url, options, current, loadedStateFile, webhookSecret }: BannerInput): string {
   const withTokens = current.users.filter((user) => user.token !== undefined)
-  const owner = withTokens.find((user) => user.role === 'CLIENT_OWNER' && user.status === 'ACTIVE')
+  const owner = withTokens.find(
+    (user) => user.role === 'CLIENT_OWNER' && user.status === 'ACTIVE' && PASTABLE_TOKEN.test(user.token ?? ''),
+  )
   const named = withTokens.map((user) => user.token ?? '').filter((token) => !token.startsWith('tok_'))
   const fakes = usersPerOrganization(options)
   const origin = loadedStateFile
@@ -27,20 +42,46 @@ export function formatBanner({ url, options, current, loadedStateFile, webhookSe
       ? `${options.fixtures}${fakes > 0 ? `, seed ${options.seed}, ${fakes} fake users per organization` : ''}`
       : `seed ${options.seed}, ${fakes} fake users per organization`
   const shared = options.controlToken !== undefined
+  const shown = named.slice(0, 6).map((token) => escapeControlCharacters(token))
   const lines = [
-    `users-api-kit mock: ${current.organizations.length} organizations, ${current.users.length} users (${origin})`,
+    `users-api-kit mock: ${current.organizations.length} organizations, ${current.users.length} users (${escapeControlCharacters(origin)})`,
     '',
     `  API      ${url}/api/users`,
     `  Docs     ${url}/docs`,
     shared
       ? `  Tokens   curl -H 'Authorization: Bearer <control token>' ${url}/__mock/tokens`
-      : `  Tokens   ${url}/__mock/tokens${named.length ? `  (${named.slice(0, 6).join(', ')}, …)` : ''}`,
+      : `  Tokens   ${url}/__mock/tokens${shown.length ? `  (${shown.join(', ')}, …)` : ''}`,
   ]
-  if (options.stateFile !== undefined) lines.push(`  State    ${options.stateFile} (saved after every change)`)
+  if (options.stateFile !== undefined) {
+    lines.push(`  State    ${escapeControlCharacters(options.stateFile)} (saved after every change)`)
+  }
   lines.push(`  Events   ${url}/__mock/events`)
-  for (const endpoint of options.webhooks?.endpoints ?? []) lines.push(`  Webhook  ${endpoint.url}`)
-  if (!shared) lines.push(`  Signed   with ${webhookSecret} (Standard Webhooks)`)
-  if (owner && !shared) lines.push('', `  Try:  curl -H 'Authorization: Bearer ${owner.token}' ${url}/api/users/me`)
+  for (const endpoint of options.webhooks?.endpoints ?? []) {
+    lines.push(`  Webhook  ${escapeControlCharacters(options.showSecrets ? endpoint.url : maskUrl(endpoint.url))}`)
+  }
+  if (!shared) lines.push(`  Signed   with ${describeSecret(webhookSecret, options)} (Standard Webhooks)`)
+  if (owner && !shared) {
+    const command = [
+      'curl',
+      '-H',
+      shellQuote(`Authorization: Bearer ${owner.token}`),
+      shellQuote(`${url}/api/users/me`),
+    ]
+    lines.push('', `  Try:  ${command.join(' ')}`)
+  }
   lines.push('', 'Ctrl-C stops it.')
   return lines.join('\n')
+}
+
+/** The webhook secret as the banner prints it: a given one masked, with where it came from. */
+function describeSecret(secret: string, options: MockArgs): string {
+  if (options.webhookSecretSource === undefined || options.showSecrets) return secret
+  return `whsec_*** from ${options.webhookSecretSource} (--show-secrets prints it)`
+}
+
+/** A URL with its credentials and query masked: `http://***@hooks.example/in?***`. */
+function maskUrl(raw: string): string {
+  const url = new URL(raw)
+  const credentials = url.username !== '' || url.password !== '' ? '***@' : ''
+  return `${url.protocol}//${credentials}${url.host}${url.pathname}${url.search === '' ? '' : '?***'}`
 }

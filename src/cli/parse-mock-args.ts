@@ -27,10 +27,15 @@ Usage: users-api-kit mock [options]
   --state-file FILE   Keep the state in FILE across restarts: loaded at start if it exists,
                       rewritten (atomically) after every change
   --webhook URL       Send the API's events (user.updated, user.deleted) to URL; repeatable
+  --webhook-allow-host HOST
+                      Let POST /__mock/webhooks subscribe endpoints on HOST too (default: loopback
+                      addresses only; the hosts of --webhook are allowed); repeatable
   --webhook-secret S  The whsec_ secret they are signed with (or set USERS_API_KIT_WEBHOOK_SECRET;
-                      default: a new one, printed at start)
+                      default: a new one, printed at start); masked in the banner
   --webhook-retry-delays LIST
                       Waits before each retry of a failed delivery (default 500ms,1s,2s,5s,15s,60s)
+  --show-secrets      Print the secrets given to the mock in its banner (the webhook secret,
+                      credentials and query of --webhook URLs); masked by default
   --log-level LEVEL   debug, info (default: one line a request), warn, error or silent
   --quiet             No request logs: --log-level warn (the banner and warnings stay)
   -h, --help          This help
@@ -49,6 +54,10 @@ export interface MockArgs extends StartMockOptions {
   host: string
   logLevel: LogLevel
   help: boolean
+  /** The banner prints the secrets it was given, unmasked. */
+  showSecrets: boolean
+  /** Where the webhook secret came from, when it was given. */
+  webhookSecretSource?: '--webhook-secret' | typeof WEBHOOK_SECRET_ENV
 }
 
 /** Reads the mock's flags (and its environment variable); a bad value is an Error saying what is expected. */
@@ -71,9 +80,11 @@ export function parseMockArgs(args: string[], env: NodeJS.ProcessEnv = process.e
       'control-token': { type: 'string' },
       'state-file': { type: 'string' },
       webhook: { type: 'string', multiple: true },
+      'webhook-allow-host': { type: 'string', multiple: true },
       'webhook-secret': { type: 'string' },
       'webhook-retry-delays': { type: 'string' },
       quiet: { type: 'boolean' },
+      'show-secrets': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   })
@@ -83,6 +94,7 @@ export function parseMockArgs(args: string[], env: NodeJS.ProcessEnv = process.e
     seed: integer('--seed', values.seed, MOCK_DEFAULTS.seed, 0, 2 ** 32 - 1),
     logLevel: logLevel(values['log-level'], values.quiet ?? false),
     help: values.help ?? false,
+    showSecrets: values['show-secrets'] ?? false,
     cors: values['no-cors']
       ? false
       : values.cors
@@ -104,9 +116,14 @@ export function parseMockArgs(args: string[], env: NodeJS.ProcessEnv = process.e
   parsed.webhooks = {
     endpoints: (values.webhook ?? []).map((url) => ({ url: flagged('--webhook', () => checkEndpointUrl(url)) })),
   }
+  const allowHosts = values['webhook-allow-host'] ?? []
+  if (allowHosts.length > 0) parsed.webhookAllowHosts = allowHosts.map((host) => allowedHost(host))
   const secret = values['webhook-secret'] ?? env[WEBHOOK_SECRET_ENV]
   const secretSource = values['webhook-secret'] === undefined ? WEBHOOK_SECRET_ENV : '--webhook-secret'
-  if (secret !== undefined) parsed.webhooks.secret = flagged(secretSource, () => checkWebhookSecret(secret))
+  if (secret !== undefined) {
+    parsed.webhooks.secret = flagged(secretSource, () => checkWebhookSecret(secret))
+    parsed.webhookSecretSource = secretSource
+  }
   const delays = values['webhook-retry-delays']
   if (delays !== undefined) parsed.webhooks.retryDelaysMs = parseRetryDelays(delays)
   return parsed
@@ -123,6 +140,21 @@ function flagged<T>(flag: string, check: () => T): T {
   } catch (error) {
     throw new Error(`${flag}: ${(error as Error).message}`)
   }
+}
+
+/** A host name or address, as a URL's host: `hooks.example.com`, `10.0.0.5`, `[fd00::1]`. */
+function allowedHost(raw: string): string {
+  let host: string | undefined
+  try {
+    const url = new URL(`http://${raw.trim()}/`)
+    host = url.port === '' && url.pathname === '/' && url.username === '' ? url.hostname : undefined
+  } catch {
+    host = undefined
+  }
+  if (host === undefined || host === '') {
+    throw new Error(`--webhook-allow-host takes a host name or address, such as hooks.example.com (got "${raw}").`)
+  }
+  return host
 }
 
 function nonEmpty(flag: string, raw: string): string {

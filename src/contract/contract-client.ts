@@ -3,7 +3,7 @@ import type { SentenceId } from './contract-sentences.js'
 import { listOperations, type Operation } from '../spec/operations.js'
 import { ContractViolation, type Finding, type ReportOptions } from './contract-violation.js'
 import type { Exchange, ExchangeRequest, ExchangeResponse } from './exchange.js'
-import { JsonTooDeep, parseBoundedJson } from './json-depth.js'
+import { JsonTooDeep, JsonTooLarge, parseBoundedJson } from './json-depth.js'
 import { matchOperation } from './match-operation.js'
 import { readBoundedBody, ResponseTooLarge } from './read-bounded-body.js'
 import { DEFAULT_MAX_RESPONSE_BYTES } from './response-limits.js'
@@ -147,7 +147,9 @@ export class ContractClient {
         operation,
       }
       const refused = exchange.response.refused
-      if (refused?.limit === 'size') this.silence.recordOversized(`${exchange.response.status} with ${refused.reason}`)
+      // Past the bytes, or holding more values than any answer: each cost reading up to the whole limit.
+      if (refused?.limit === 'size' || refused?.limit === 'values')
+        this.silence.recordOversized(`${exchange.response.status} with ${refused.reason}`)
       else this.silence.recordAnswer()
       return exchange
     } catch (error) {
@@ -224,6 +226,7 @@ export async function toResponse(response: Response, maxBytes: number): Promise<
       result.body = parseBoundedJson(text)
     } catch (error) {
       if (error instanceof JsonTooDeep) result.refused = { limit: 'depth', reason: error.message }
+      if (error instanceof JsonTooLarge) result.refused = { limit: 'values', reason: error.message }
       // Else left undefined: the media-type check reports a body that is not the JSON it claims.
     }
   }

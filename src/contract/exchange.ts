@@ -32,7 +32,7 @@ export interface ExchangeResponse {
 }
 
 export interface RefusedBody {
-  limit: 'size' | 'depth'
+  limit: 'size' | 'depth' | 'values'
   /** In words: `a body over 1 MiB (1048576 bytes) after decompression; the kit reads no further …`. */
   reason: string
 }

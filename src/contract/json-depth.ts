@@ -1,4 +1,4 @@
-import { MAX_JSON_DEPTH } from './response-limits.js'
+import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from './response-limits.js'
 
 /** JSON text nested deeper than the kit parses: refused before JSON.parse, so that nothing downstream recurses into it. */
 export class JsonTooDeep extends Error {
@@ -9,16 +9,34 @@ export class JsonTooDeep extends Error {
   }
 }
 
+/** JSON text holding more values than the kit parses: refused before JSON.parse, so that nothing is built of it. */
+export class JsonTooLarge extends Error {
+  override readonly name = 'JsonTooLarge'
+
+  constructor(readonly limit: number) {
+    super(`JSON of more than ${limit} values (arrays, objects and their items); the kit does not parse it`)
+  }
+}
+
+/** What JSON text may hold to be parsed. */
+export interface JsonLimits {
+  depth: number
+  values: number
+}
+
 /**
- * Whether JSON text nests arrays and objects deeper than `limit`. Brackets inside strings do not count;
- * the text need not be valid JSON (JSON.parse says what else is wrong with it).
+ * The first limit JSON text passes, in one pass and without parsing it: `depth` (arrays and objects
+ * nested deeper) or `values` (arrays, objects and the commas between items and members, counted
+ * together), else undefined. Brackets and commas inside strings do not count; the text need not be
+ * valid JSON (JSON.parse says what else is wrong with it).
  *
  * @example
- * exceedsJsonDepth('[[1]]', 1) // true
- * exceedsJsonDepth('{"a":"[[["}', 1) // false
+ * exceedsJsonLimits('[[1]]', { depth: 1, values: 100 }) // 'depth'
+ * exceedsJsonLimits('[{},{},{}]', { depth: 8, values: 5 }) // 'values'
  */
-export function exceedsJsonDepth(text: string, limit: number): boolean {
+export function exceedsJsonLimits(text: string, limits: JsonLimits): 'depth' | 'values' | undefined {
   let depth = 0
+  let values = 0
   let inString = false
   for (let index = 0; index < text.length; index += 1) {
     const code = text.charCodeAt(index)
@@ -29,22 +47,43 @@ export function exceedsJsonDepth(text: string, limit: number): boolean {
     } else if (code === 0x22) inString = true
     else if (code === 0x5b || code === 0x7b) {
       depth += 1
-      if (depth > limit) return true
+      values += 1
+      if (depth > limits.depth) return 'depth'
+      if (values > limits.values) return 'values'
     } else if (code === 0x5d || code === 0x7d) depth -= 1
+    else if (code === 0x2c) {
+      values += 1
+      if (values > limits.values) return 'values'
+    }
   }
-  return false
+  return undefined
 }
 
 /**
- * JSON.parse for text a server sent: refused when it nests deeper than the limit. JSON.parse itself
- * copes, but the checks, Ajv and vitest's error reports walk the value recursively, and a stack
- * overflow there took whole test files out of the totals.
+ * Whether JSON text nests arrays and objects deeper than `limit` (however many values it holds).
  *
- * @throws JsonTooDeep, or JSON.parse's SyntaxError.
+ * @example
+ * exceedsJsonDepth('[[1]]', 1) // true
+ * exceedsJsonDepth('{"a":"[[["}', 1) // false
+ */
+export function exceedsJsonDepth(text: string, limit: number): boolean {
+  return exceedsJsonLimits(text, { depth: limit, values: Number.POSITIVE_INFINITY }) === 'depth'
+}
+
+/**
+ * JSON.parse for text a server sent: refused when it nests deeper or holds more values than the kit
+ * parses. JSON.parse itself copes, but the checks, Ajv and vitest's error reports walk the value (a stack
+ * overflow took whole test files out of the totals) and report on every part of it.
+ *
+ * @throws JsonTooDeep, JsonTooLarge, or JSON.parse's SyntaxError.
  * @example
  * parseBoundedJson('{"data":[]}') // { data: [] }
  */
-export function parseBoundedJson(text: string, limit = MAX_JSON_DEPTH): unknown {
-  if (exceedsJsonDepth(text, limit)) throw new JsonTooDeep(limit)
+export function parseBoundedJson(text: string, limits: JsonLimits = DEFAULT_LIMITS): unknown {
+  const passed = exceedsJsonLimits(text, limits)
+  if (passed === 'depth') throw new JsonTooDeep(limits.depth)
+  if (passed === 'values') throw new JsonTooLarge(limits.values)
   return JSON.parse(text)
 }
+
+const DEFAULT_LIMITS: JsonLimits = { depth: MAX_JSON_DEPTH, values: MAX_JSON_VALUES }

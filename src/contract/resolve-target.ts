@@ -1,6 +1,6 @@
 import { AppError } from '../errors.js'
 import { acceptsConnections } from './accepts-connections.js'
-import { JsonTooDeep, parseBoundedJson } from './json-depth.js'
+import { JsonTooDeep, JsonTooLarge, parseBoundedJson } from './json-depth.js'
 import { readBoundedBody, ResponseTooLarge } from './read-bounded-body.js'
 import { DEFAULT_MAX_RESPONSE_BYTES } from './response-limits.js'
 import { parseTarget, readTargetFile, type Target } from './target.js'
@@ -78,7 +78,7 @@ export async function resolveTarget(
         `${url} began to answer but its body did not arrive within ${timeoutMs} ms. Is the mock overloaded? Try a larger --timeout.`,
       )
     }
-    if (error instanceof ResponseTooLarge || error instanceof JsonTooDeep) {
+    if (error instanceof ResponseTooLarge || error instanceof JsonTooDeep || error instanceof JsonTooLarge) {
       throw new AppError(
         'VALIDATION_FAILED',
         `${url} answered ${error.message}: no users-api-kit mock answers that. For any other backend, give --target FILE.`,

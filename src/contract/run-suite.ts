@@ -1,8 +1,12 @@
-import { resolve } from 'node:path'
+import { readFile } from 'node:fs/promises'
+import { Writable } from 'node:stream'
+import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { JsonTestResults, Reporter, Vitest } from 'vitest/node'
+import { writeReportFile } from '../files/write-report-file.js'
 import { captureJsonReport } from './capture-json-report.js'
 import { loadVitest } from './load-vitest.js'
+import { createScratchDirectory } from './scratch-directory.js'
 import type { SuiteLayer } from './response-schemas.js'
 import { progressReporter } from './progress-reporter.js'
 import { chosenSkipReason, isChosenSkip, isNotRun, RUN_TIMEOUT_REASON } from './skip-reasons.js'
@@ -96,42 +100,92 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteOutcome> 
   }
 }
 
+/** A report vitest writes into the kit's folder (`from`), and where it then goes (`to`). */
+interface ReportMove {
+  from: string
+  to: string
+}
+
 async function startSuite(options: SuiteRunOptions): Promise<SuiteOutcome> {
+  const folder = options.junit || options.json ? await createScratchDirectory('users-api-kit-reports-') : undefined
+  // vitest's reporters open their files as named, through any symbolic link: they write into a folder of
+  // the kit's own, and the reports are then put in place as the state file is (write-report-file.ts).
+  // vitest resolves report paths against the suite's root (contract-tests/): the user means their cwd.
+  const move = (name: string, wanted: string | undefined): ReportMove | undefined =>
+    folder && wanted ? { from: join(folder.path, name), to: resolve(wanted) } : undefined
+  const reports = { junit: move('junit.xml', options.junit), json: move('report.json', options.json) }
+  try {
+    const outcome = await runVitest(options, reports)
+    for (const report of [reports.junit, reports.json]) {
+      const text = report && (await readFile(report.from, 'utf8').catch(() => undefined))
+      if (report && text !== undefined) await writeReportFile(report.to, text)
+    }
+    return outcome
+  } finally {
+    await folder?.remove()
+  }
+}
+
+async function runVitest(
+  options: SuiteRunOptions,
+  reports: { junit?: ReportMove; json?: ReportMove },
+): Promise<SuiteOutcome> {
   const { startVitest } = await loadVitest()
   // One line a file while it runs; the failures, by rule first, once it is over (verify-command.ts).
   const reporters: Array<string | [string, Record<string, unknown>] | Reporter> = [progressReporter()]
-  // vitest resolves report paths against the suite's root (contract-tests/): the user means their cwd.
-  if (options.junit)
-    reporters.push(['junit', { outputFile: resolve(options.junit), suiteName: 'users-api-kit verify' }])
-  if (options.json) reporters.push(['json', { outputFile: resolve(options.json) }])
+  if (reports.junit) reporters.push(['junit', { outputFile: reports.junit.from, suiteName: 'users-api-kit verify' }])
+  if (reports.json) reporters.push(['json', { outputFile: reports.json.from }])
   // The same results as --json's, held in memory: nothing more is written, and nothing runs twice.
   const capture = options.keepResults ? await captureJsonReport() : undefined
   const namePatterns = [options.layer === 'core' ? '\\[core\\]' : '', options.grep ?? ''].filter(Boolean)
-  const vitest = await startVitest('test', [], {
-    config: SUITE_CONFIG_PATH,
-    run: true,
-    watch: false,
-    reporters: capture ? [...reporters, capture.reporter] : reporters,
-    // One worker thread, whatever the cores: each costs ~65 MiB, and a run takes seconds either way.
-    maxWorkers: 1,
-    ...(namePatterns.length > 0
-      ? { testNamePattern: namePatterns.map((pattern) => `(?=.*(?:${pattern}))`).join('') }
-      : {}),
-    setupFiles: [STOP_AT_THE_RUN_DEADLINE, ...(options.bail ? [STOP_AFTER_FIRST_FAILURE] : [])],
-    // Nothing is written inside the kit, which may be an installed package: no results cache (vitest
-    // keeps one under contract-tests/node_modules/.vite), no cache of transformed modules (vitest 5 keeps
-    // one in the nearest node_modules/.vitest-cache), and the configuration is read by vite's module
-    // runner, not bundled to a temporary file beside it or in a node_modules/.vite-temp.
-    cache: false,
-    fsModuleCache: false,
-    configLoader: 'runner',
-    // A check sends a few requests in a row, each allowed the whole --timeout (the client stops sending
-    // after 3 timeouts in a row): the request's timeout, which says what happened, must come first.
-    ...testTimeouts(options.timeoutMs),
-  })
+  const vitest = await startVitest(
+    'test',
+    [],
+    {
+      config: SUITE_CONFIG_PATH,
+      run: true,
+      watch: false,
+      reporters: capture ? [...reporters, capture.reporter] : reporters,
+      // One worker thread, whatever the cores: each costs ~65 MiB, and a run takes seconds either way.
+      maxWorkers: 1,
+      ...(namePatterns.length > 0
+        ? { testNamePattern: namePatterns.map((pattern) => `(?=.*(?:${pattern}))`).join('') }
+        : {}),
+      setupFiles: [STOP_AT_THE_RUN_DEADLINE, ...(options.bail ? [STOP_AFTER_FIRST_FAILURE] : [])],
+      // Nothing is written inside the kit, which may be an installed package: no results cache (vitest
+      // keeps one under contract-tests/node_modules/.vite), no cache of transformed modules (vitest 5 keeps
+      // one in the nearest node_modules/.vitest-cache), and the configuration is read by vite's module
+      // runner, not bundled to a temporary file beside it or in a node_modules/.vite-temp.
+      cache: false,
+      fsModuleCache: false,
+      configLoader: 'runner',
+      // A check sends a few requests in a row, each allowed the whole --timeout (the client stops sending
+      // after 3 timeouts in a row): the request's timeout, which says what happened, must come first.
+      ...testTimeouts(options.timeoutMs),
+    },
+    undefined,
+    { stdout: namingReportsWhereTheyGo([reports.junit, reports.json]) },
+  )
   const outcome = summarize(vitest.state.getTestModules())
   await vitest.close()
   return { ...outcome, results: capture?.results() }
+}
+
+/** vitest's own output (`JUNIT report written to …`), naming each report where it goes, not where vitest wrote it. */
+function namingReportsWhereTheyGo(reports: Array<ReportMove | undefined>): Writable {
+  const output = new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      let text = chunk.toString()
+      for (const report of reports) if (report) text = text.replaceAll(report.from, report.to)
+      // At once, as the process's own stdout: a message still waiting when verify exits would be lost.
+      process.stdout.write(text)
+      done()
+    },
+  })
+  // vitest pipes its worker's output here, and a pipe ends its destination with it: this one stays
+  // open, as process.stdout does.
+  output.end = () => output
+  return output
 }
 
 /** vitest's own limits per check and hook (contract-tests/vitest.config.ts: 30 s), raised for a long --timeout. */

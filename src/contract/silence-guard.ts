@@ -22,7 +22,8 @@ export class SilenceGuard {
   /** Why nothing more should be sent, or undefined while the target may still answer. */
   reasonToStop(): string | undefined {
     if (this.inARow < this.limit) return undefined
-    const server = this.lastKind === 'timeout' ? 'a server that stopped answering' : 'a server whose answers do not end'
+    const server =
+      this.lastKind === 'timeout' ? 'a server that stopped answering' : 'a server whose answers are past the limits'
     return `the last ${this.inARow} requests to the target got ${this.lastReason}; the suite sends nothing more to ${server}, so that the run ends`
   }
 
@@ -30,7 +31,7 @@ export class SilenceGuard {
     this.record('timeout', reason)
   }
 
-  /** An answer past the size limit: read no further, and counted as a timeout is. */
+  /** An answer past the size limit, or holding more JSON values than any answer: counted as a timeout is. */
   recordOversized(reason: string): void {
     this.record('oversized', reason)
   }

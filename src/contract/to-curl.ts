@@ -1,5 +1,6 @@
 import type { ExchangeRequest } from './exchange.js'
 import { maskHeaderValue } from './redact-secrets.js'
+import { shellQuote as quote } from './shell-quote.js'
 
 /**
  * A curl command that sends the same request, to reproduce a failure by hand. Credentials show as
@@ -32,8 +33,4 @@ function quoteBytes(value: string): string {
     return (code >= 0x20 && code <= 0x7e) || code > 0xff ? char : `\\x${code.toString(16).padStart(2, '0')}`
   })
   return `$'${escaped.join('')}'`
-}
-
-function quote(value: string): string {
-  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`
 }

@@ -1,6 +1,7 @@
 import type { Finding } from './contract-violation.js'
 import { escapeControlCharacters } from './escape-control-characters.js'
 import { mediaTypeOf, type Exchange } from './exchange.js'
+import { MAX_JSON_VALUES } from './response-limits.js'
 
 interface Unusable {
   check: string
@@ -45,6 +46,14 @@ function readRefusedBody({ response }: Exchange): Unusable | undefined {
       rule: 'Every answer ends within --max-response-bytes (default 1 MiB, counted after decompression)',
       received,
       documented: "a users API's answers: a page of at most 100 users, a few tens of KiB",
+    }
+  }
+  if (refused.limit === 'values') {
+    return {
+      check: 'bounded-json',
+      rule: `JSON answers hold at most ${MAX_JSON_VALUES} values`,
+      received,
+      documented: "a users API's answers: a page of at most 100 users, about 1,000 values",
     }
   }
   return {

@@ -1,10 +1,10 @@
-import { mkdir, writeFile } from 'node:fs/promises'
-import { dirname, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import type { JsonTestResults } from 'vitest/node'
 import { readContractSections, readFileSection } from './contract-sections.js'
 import { redactSecrets } from './redact-secrets.js'
 import { renderHtmlReport } from './render-html-report.js'
 import { groupChecks } from './report-checks.js'
+import { writeReportFile } from '../files/write-report-file.js'
 
 /** One finished run of the suite, and where its HTML report goes. */
 export interface HtmlReportRun {
@@ -52,7 +52,6 @@ export async function writeHtmlReport(run: HtmlReportRun): Promise<string> {
     notes: run.notes.map((note) => redactSecrets(note, run.secrets)),
   })
   const path = resolve(run.path)
-  await mkdir(dirname(path), { recursive: true })
-  await writeFile(path, page)
+  await writeReportFile(path, page)
   return path
 }

@@ -10,6 +10,9 @@ const MAX_ISSUES = 50
 
 type Report = (path: string, message: string) => void
 
+/** How many organizations or users one step checks: a step of a long load is a few milliseconds. */
+const STEP_SIZE = 250
+
 /**
  * Checks a state document (a fixture file, a `PUT /__mock/state` body) and returns it as the mock
  * stores it: the schema first (`compileStateValidator`), then the rules a schema cannot say. Dates come
@@ -23,11 +26,59 @@ type Report = (path: string, message: string) => void
  * const state = parseState(JSON.parse(text), compileStateValidator(spec.dereferenced))
  */
 export function parseState(input: unknown, validate: Validator): MockState {
-  if (!validate(input)) throw toInvalidState((validate.errors ?? []).map((error) => toValidationIssue(error, 'body')))
-  const state = input as MockState
-  const issues = findRuleIssues(state)
+  const steps = parseStateInSteps(input, validate)
+  for (;;) {
+    const step = steps.next()
+    if (step.done) return step.value
+  }
+}
+
+/**
+ * {@link parseState} as steps of at most {@link STEP_SIZE} organizations or users, for a caller that lets
+ * other work run between them (the server, while a large state loads). Same checks, same first problem:
+ * the validator stops at the first error, and each step validates the next items in document order.
+ */
+export function* parseStateInSteps(input: unknown, validate: Validator): Generator<void, MockState> {
+  const document = input as Partial<MockState> | null
+  const organizations = Array.isArray(document?.organizations) ? document.organizations : undefined
+  const users = Array.isArray(document?.users) ? document.users : undefined
+  // The document without its items first: its own shape (an object, its keys, arrays where arrays go).
+  const isObject = typeof input === 'object' && input !== null && !Array.isArray(input)
+  const shell = isObject
+    ? { ...document, ...(organizations ? { organizations: [] } : {}), ...(users ? { users: [] } : {}) }
+    : input
+  if (!validate(shell)) throw toInvalidState(schemaIssues(validate, 0))
+  if (!organizations || !users) throw toInvalidState([])
+  for (const [part, items] of [
+    ['organizations', organizations],
+    ['users', users],
+  ] as const) {
+    for (let offset = 0; offset < items.length; offset += STEP_SIZE) {
+      const slice = { organizations: [], users: [], [part]: items.slice(offset, offset + STEP_SIZE) }
+      if (!validate(slice)) throw toInvalidState(schemaIssues(validate, offset))
+      yield
+    }
+  }
+  const state = { organizations, users } as MockState
+  const issues = yield* findRuleIssues(state)
   if (issues.length > 0) throw toInvalidState(issues)
-  return normalizeState(state)
+  const normalized: MockState = { organizations: organizations.map(({ id, name }) => ({ id, name })), users: [] }
+  for (let offset = 0; offset < users.length; offset += STEP_SIZE) {
+    for (const user of state.users.slice(offset, offset + STEP_SIZE)) normalized.users.push(toStoredUser(user))
+    yield
+  }
+  return normalized
+}
+
+/** The validator's error, its item index moved by `offset` (a step validates a slice of the items). */
+function schemaIssues(validate: Validator, offset: number): ValidationIssue[] {
+  return (validate.errors ?? []).map((error) => {
+    const issue = toValidationIssue(error, 'body')
+    const path = issue.path.replace(/^\/(organizations|users)\/(\d+)/, (_match, part: string, index: string) => {
+      return `/${part}/${Number(index) + offset}`
+    })
+    return { ...issue, path }
+  })
 }
 
 function toInvalidState(issues: ValidationIssue[]): AppError {
@@ -38,12 +89,21 @@ function toInvalidState(issues: ValidationIssue[]): AppError {
   })
 }
 
-/** Document order: organizations, then each user field by field, so the first issue is the first problem. */
-function findRuleIssues(state: MockState): ValidationIssue[] {
+/**
+ * Document order: organizations, then each user field by field, so the first issue is the first problem.
+ * At most {@link MAX_ISSUES} are kept: 100,000 duplicates must not cost 100,000 issues.
+ */
+function* findRuleIssues(state: MockState): Generator<void, ValidationIssue[]> {
   const issues: ValidationIssue[] = []
-  const report: Report = (path, message) => issues.push({ in: 'body', path, message })
+  const report: Report = (path, message) => {
+    if (issues.length < MAX_ISSUES) issues.push({ in: 'body', path, message })
+  }
   const organizationIds = checkOrganizations(state.organizations, report)
-  checkUsers(state.users, organizationIds, report)
+  const seen: SeenUserKeys = { ids: new Map(), emails: new Map(), tokens: new Map() }
+  for (let offset = 0; offset < state.users.length; offset += STEP_SIZE) {
+    checkUsers(state.users, offset, offset + STEP_SIZE, { organizationIds, seen, report })
+    yield
+  }
   return issues
 }
 
@@ -55,22 +115,32 @@ function checkOrganizations(organizations: Organization[], report: Report): Set<
   return new Set(ids.keys())
 }
 
-function checkUsers(users: StoredUser[], organizationIds: Set<string>, report: Report): void {
-  const ids = new Map<string, string>()
-  const emails = new Map<string, string>()
-  const tokens = new Map<string, string>()
-  users.forEach((user, index) => {
+/** Where each user id, email and token first appeared, across the steps. */
+interface SeenUserKeys {
+  ids: Map<string, string>
+  emails: Map<string, string>
+  tokens: Map<string, string>
+}
+
+function checkUsers(
+  users: StoredUser[],
+  from: number,
+  to: number,
+  { organizationIds, seen, report }: { organizationIds: Set<string>; seen: SeenUserKeys; report: Report },
+): void {
+  for (let index = from; index < Math.min(to, users.length); index += 1) {
+    const user = users[index] as StoredUser
     const at = `/users/${index}`
-    checkUnique(ids, user.id, `${at}/id`, 'user ids are unique', report)
+    checkUnique(seen.ids, user.id, `${at}/id`, 'user ids are unique', report)
     // CONTRACT §1: emails are unique within the whole service, case-insensitively.
-    checkUnique(emails, user.email.toLowerCase(), `${at}/email`, 'emails are unique, case-insensitively', report)
+    checkUnique(seen.emails, user.email.toLowerCase(), `${at}/email`, 'emails are unique, case-insensitively', report)
     checkName(user.name, `${at}/name`, report)
     if (!organizationIds.has(user.organizationId)) {
       report(`${at}/organizationId`, `names no organization of /organizations (${user.organizationId})`)
     }
     checkDates(user, at, report)
-    if (user.token !== undefined) checkUnique(tokens, user.token, `${at}/token`, 'tokens are unique', report)
-  })
+    if (user.token !== undefined) checkUnique(seen.tokens, user.token, `${at}/token`, 'tokens are unique', report)
+  }
 }
 
 /** Remembers where each key first appeared; a key seen before is reported against that place. */
@@ -98,13 +168,6 @@ function checkDates(user: StoredUser, at: string, report: Report): void {
   if (Number.isNaN(createdAt)) report(`${at}/createdAt`, 'is not a date the mock can represent')
   if (Number.isNaN(updatedAt)) report(`${at}/updatedAt`, 'is not a date the mock can represent')
   else if (updatedAt < createdAt) report(`${at}/updatedAt`, `is before ${at}/createdAt (updatedAt >= createdAt)`)
-}
-
-function normalizeState(state: MockState): MockState {
-  return {
-    organizations: state.organizations.map(({ id, name }) => ({ id, name })),
-    users: state.users.map(toStoredUser),
-  }
 }
 
 /** A fresh object in the resource's field order, with canonical dates. */

@@ -5,16 +5,17 @@ import { basename, dirname, join } from 'node:path'
 /**
  * Replaces `path` with `text` so that a reader, or a process killed at any moment, sees the old
  * file or the new one, never a part: write a temporary file beside it, fsync, rename over it, then
- * fsync the directory so that the rename itself survives a power cut.
+ * fsync the directory so that the rename itself survives a power cut. A symbolic link at `path` is
+ * replaced, never written through. `mode`: the new file's (0600 by default: a state holds tokens).
  *
  * @example
  * await writeFileAtomically('state.json', JSON.stringify(state))
  */
-export async function writeFileAtomically(path: string, text: string): Promise<void> {
+export async function writeFileAtomically(path: string, text: string, mode = 0o600): Promise<void> {
   const temporary = temporaryPath(path)
   let created = false
   try {
-    const file = await createExclusively(temporary)
+    const file = await createExclusively(temporary, mode)
     created = true
     try {
       await file.writeFile(text)
@@ -49,8 +50,8 @@ function temporaryPath(path: string): string {
   return join(dirname(path), `${temporaryPrefix(path)}${randomBytes(12).toString('hex')}.tmp`)
 }
 
-function createExclusively(path: string) {
-  return open(path, 'wx', 0o600)
+function createExclusively(path: string, mode = 0o600) {
+  return open(path, 'wx', mode)
 }
 
 /** Temporary files that a killed writer left beside `path`; never the file itself. */

@@ -9,19 +9,19 @@ import {
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { HOP_BY_HOP_HEADERS } from '../contract/hop-by-hop-headers.js'
-import { exceedsJsonDepth, JsonTooDeep } from '../contract/json-depth.js'
+import { exceedsJsonLimits, JsonTooDeep, JsonTooLarge } from '../contract/json-depth.js'
 import { ResponseTooLarge } from '../contract/read-bounded-body.js'
 import { codingsOf, decodeWithin, filterCodings, readWithin } from './read-guarded-answer.js'
-import { MAX_JSON_DEPTH } from '../contract/response-limits.js'
+import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../contract/response-limits.js'
 import { describeTransportFailure } from '../contract/transport-failure.js'
 
 /**
- * The header of the guard's own answers, naming what it refused: `deadline`, `size`, `depth` or
- * `transport`. schemathesis-hooks.py turns such an answer into an error that says so.
+ * The header of the guard's own answers, naming what it refused: `deadline`, `size`, `depth`, `values`
+ * or `transport`. schemathesis-hooks.py turns such an answer into an error that says so.
  */
 export const GUARD_HEADER = 'x-users-api-kit-guard'
 
-export type GuardRefusal = 'deadline' | 'size' | 'depth' | 'transport'
+export type GuardRefusal = 'deadline' | 'size' | 'depth' | 'values' | 'transport'
 
 export interface ResponseGuardOptions {
   /** The target's base URL (http or https, maybe with a path prefix). */
@@ -219,12 +219,15 @@ function send(
   })
 }
 
-/** Why the answer may not pass, or undefined: JSON nested too deep. */
+/** Why the answer may not pass, or undefined: JSON nested too deep, or holding too many values. */
 function checkBody(answer: UpstreamAnswer): { kind: GuardRefusal; reason: string } | undefined {
   const contentType = headerMap(answer.rawHeaders).get('content-type') ?? ''
   if (!/[/+]json\b/i.test(contentType) || answer.body.byteLength === 0) return undefined
   const text = (answer.decoded ?? answer.body).toString('utf8')
-  if (exceedsJsonDepth(text, MAX_JSON_DEPTH)) return { kind: 'depth', reason: new JsonTooDeep(MAX_JSON_DEPTH).message }
+  const passed = exceedsJsonLimits(text, { depth: MAX_JSON_DEPTH, values: MAX_JSON_VALUES })
+  if (passed === 'depth') return { kind: 'depth', reason: new JsonTooDeep(MAX_JSON_DEPTH).message }
+  // What Schemathesis would build of it: 1 MiB of [{},{},…] took it to 6.9 GiB.
+  if (passed === 'values') return { kind: 'values', reason: new JsonTooLarge(MAX_JSON_VALUES).message }
   return undefined
 }
 

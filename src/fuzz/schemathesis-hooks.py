@@ -18,14 +18,16 @@ Schemathesis re-validates a case that a hook changed, so a rewritten id is not r
 
 Every request reaches the target through the kit's guard (src/fuzz/response-guard.ts), which holds
 each answer to the whole-request deadline (--timeout) and the size limit (--max-response-bytes, after
-decompression), and refuses JSON nested too deep. What it refuses comes back as a 502 or 504 with the
+decompression), and refuses JSON nested too deep or holding too many values (what Schemathesis would
+build of it, not its bytes, is what costs: 1 MiB of `[{},{},…]` took it to 6.9 GiB). What it refuses comes back as a 502 or 504 with the
 header GUARD_HEADER and a message; `after_call` turns it into an error of the test case that says so,
 before any check reads it.
 
 A server that stopped answering ends the run instead of costing every remaining test case the whole
 request timeout (a hanging server took ~2 minutes at a 1 s timeout): after SILENT_LIMIT timeouts in a
 row (the guard's deadline, or a network error that took the whole timeout), or answers past the size
-limit (an endless body, a compression bomb: each costs the guard the whole limit), `before_call` refuses
+limit (an endless body, a compression bomb: each costs the guard the whole limit) or holding more JSON
+values than any answer (each read whole), `before_call` refuses
 to send, at once, saying why. Any other answer starts the count again; a quick failure (a reset, bytes
 that are not HTTP) neither counts nor resets it.
 
@@ -68,7 +70,8 @@ DELETE_IDS = {user["id"] for user in TARGETS[HALF:] or TARGETS}
 
 REQUEST_TIMEOUT = float(os.environ.get("USERS_API_KIT_REQUEST_TIMEOUT") or 10)
 SILENT_LIMIT = 3
-# The guard's answers carry it (src/fuzz/response-guard.ts, GUARD_HEADER): deadline, size, depth, transport.
+# The guard's answers carry it (src/fuzz/response-guard.ts, GUARD_HEADER): deadline, size, depth, values,
+# transport.
 GUARD_HEADER = "x-users-api-kit-guard"
 # Timeouts (and oversized answers) in a row, shared by every worker, and what the last one got; when
 # each worker's request started, its own.
@@ -94,11 +97,11 @@ def before_call(context, case, **kwargs):
     with _silence_lock:
         in_a_row, last = _silence["in_a_row"], _silence["last"]
     if in_a_row >= SILENT_LIMIT:
-        got, server = (
-            (f"no response within {REQUEST_TIMEOUT:g} s (timed out)", "a server that stopped answering")
-            if last == "timeout"
-            else ("answers over --max-response-bytes", "a server whose answers do not end")
-        )
+        got, server = {
+            "timeout": (f"no response within {REQUEST_TIMEOUT:g} s (timed out)", "a server that stopped answering"),
+            "size": ("answers over --max-response-bytes", "a server whose answers do not end"),
+            "values": ("answers of more JSON values than any users API answers", "a server whose answers cannot be read"),
+        }[last]
         raise RuntimeError(
             f"users-api-kit fuzz did not send {case.method.upper()} {case.path}: the last {in_a_row} requests "
             f"to the target got {got}; nothing more is sent to {server}, so that the run ends."
@@ -111,9 +114,9 @@ def before_call(context, case, **kwargs):
 def after_call(context, case, response):
     refusal = (response.headers.get(GUARD_HEADER) or [None])[0]
     with _silence_lock:
-        if refusal in ("deadline", "size"):
+        if refusal in ("deadline", "size", "values"):
             _silence["in_a_row"] += 1
-            _silence["last"] = "timeout" if refusal == "deadline" else "size"
+            _silence["last"] = "timeout" if refusal == "deadline" else refusal
         elif refusal is None:
             _silence["in_a_row"] = 0
     if refusal is not None:

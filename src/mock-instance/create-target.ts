@@ -2,6 +2,7 @@ import type { Role, User } from '../domain/user.js'
 import type { UserStore } from '../domain/user-store.js'
 import { AppError } from '../errors.js'
 import { generateWebhookSecret } from '../webhooks/webhook-secret.js'
+import { STATE_LIMITS } from './state-limits.js'
 
 /** The contract suite's description of a deployment (schemas/target.schema.json). */
 export interface MockTarget {
@@ -24,6 +25,9 @@ export interface MockTarget {
 /** Disposable users a target gets by default: what the contract suite shares out, with room to spare. */
 export const DEFAULT_DISPOSABLE_USERS = 12
 
+/** How the mock tells its disposable users from others (the suite never relies on it). */
+const DISPOSABLE_EMAIL_DOMAIN = '@contract.example'
+
 const ACTOR_ROLES: Record<'owner' | 'admin' | 'viewer' | 'bot', Role> = {
   owner: 'CLIENT_OWNER',
   admin: 'CLIENT_ADMIN',
@@ -42,7 +46,15 @@ export function createTarget(
   count = DEFAULT_DISPOSABLE_USERS,
   now = new Date(),
 ): MockTarget {
-  const entries = store.tokenHolders().filter(({ user }) => user.status === 'ACTIVE')
+  const holders = store.tokenHolders()
+  const alive = holders.filter(({ user }) => user.email.endsWith(DISPOSABLE_EMAIL_DOMAIN)).length
+  if (alive + count > STATE_LIMITS.disposableUsers) {
+    throw new AppError(
+      'PAYLOAD_TOO_LARGE',
+      `The mock holds ${alive} disposable users, and takes at most ${STATE_LIMITS.disposableUsers}: delete some, or POST /__mock/reset.`,
+    )
+  }
+  const entries = holders.filter(({ user }) => user.status === 'ACTIVE')
   const home = entries.find(({ user }) => user.role === 'CLIENT_OWNER')?.user.organizationId
   if (home === undefined) {
     throw new AppError('VALIDATION_FAILED', 'The mock has no ACTIVE CLIENT_OWNER with a token: no target can be built.')
@@ -77,7 +89,7 @@ function addDisposableUser(store: UserStore, organizationId: string, now: Date):
   const createdAt = now.toISOString()
   const user: User = {
     id: `usr_${suffix}`,
-    email: `disposable.${suffix}@contract.example`,
+    email: `disposable.${suffix}${DISPOSABLE_EMAIL_DOMAIN}`,
     name: `Disposable ${suffix.slice(0, 6)}`,
     role: 'CLIENT_VIEWER',
     organizationId,

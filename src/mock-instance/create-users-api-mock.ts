@@ -1,5 +1,5 @@
 import type { MockState } from '../domain/mock-state.js'
-import { parseState } from '../domain/parse-state.js'
+import { parseState, parseStateInSteps } from '../domain/parse-state.js'
 import { createEngine, type Engine } from '../engine/handle-request.js'
 import type { SimulatedConditions } from '../engine/simulated-conditions.js'
 import { DEFAULT_SEED_OPTIONS } from '../seed/default-seed-options.js'
@@ -47,6 +47,11 @@ export interface UsersApiMock {
   exportState(): MockState
   /** Validates a whole state (fixture format) and replaces the current one; a bad one changes nothing. */
   replaceState(input: unknown): { organizations: number; users: number }
+  /**
+   * {@link replaceState} as steps of a few milliseconds each, for a transport that answers other requests
+   * between them (a state of 100,000 users takes about a second); the state changes at the last step.
+   */
+  replaceStateInSteps(input: unknown): Generator<void, { organizations: number; users: number }>
   /** Every token with its user, role and organization. */
   tokens(): TokenListing[]
   /** A contract-suite target: actors of each role and `disposable` fresh users the suite may change. */
@@ -81,6 +86,13 @@ export async function createUsersApiMock(options: UsersApiMockOptions = {}): Pro
   })
   const simulates = options.latency !== undefined || (options.failRate ?? 0) > 0
   const handle = cacheAnswers(engine, () => state.store, { simulates })
+  function* replaceStateInSteps(input: unknown): Generator<void, { organizations: number; users: number }> {
+    // Validated whole before anything changes: a bad document keeps the old state.
+    const replacement = yield* parseStateInSteps(input, validateState)
+    assertNoUserHasToken(replacement, options.reservedToken)
+    yield* state.replaceInSteps(replacement)
+    return { organizations: replacement.organizations.length, users: replacement.users.length }
+  }
   return {
     handle,
     state,
@@ -91,16 +103,18 @@ export async function createUsersApiMock(options: UsersApiMockOptions = {}): Pro
       webhooks.clear()
     },
     exportState: () => state.store.exportState(),
-    replaceState(input) {
-      // Validated whole before anything changes: a bad document keeps the old state.
-      const replacement = parse(input)
-      assertNoUserHasToken(replacement, options.reservedToken)
-      state.replace(replacement)
-      return { organizations: replacement.organizations.length, users: replacement.users.length }
-    },
+    replaceState: (input) => runToEnd(replaceStateInSteps(input)),
+    replaceStateInSteps,
     tokens: () => listTokens(state.store),
     createTarget: (baseUrl, disposable = DEFAULT_DISPOSABLE_USERS) => createTarget(state.store, baseUrl, disposable),
     parseState: parse,
+  }
+}
+
+function runToEnd<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const step = steps.next()
+    if (step.done) return step.value
   }
 }
 

@@ -2,6 +2,9 @@ import type { MockState } from '../domain/mock-state.js'
 import type { UserEventListener } from '../domain/user-events.js'
 import { UserStore } from '../domain/user-store.js'
 
+/** Users filed into a new store in one step of a long load: a few milliseconds. */
+const STEP_SIZE = 500
+
 /**
  * The mock's current store and the state `POST /__mock/reset` returns to. Replacing the whole
  * store (reset, import) is one assignment, so a request sees either the old state or the new one.
@@ -29,6 +32,19 @@ export class StateHolder {
   /** Replaces the current state (already validated); the baseline stays. */
   replace(state: MockState): void {
     this.store = new UserStore(state, this.now, this.onEvent)
+  }
+
+  /**
+   * {@link replace} as steps of {@link STEP_SIZE} users, for a caller that lets other work run between
+   * them: requests meanwhile see the old state, and the new one replaces it whole at the last step.
+   */
+  *replaceInSteps(state: MockState): Generator<void, void> {
+    const store = new UserStore({ organizations: state.organizations, users: [] }, this.now, this.onEvent)
+    for (let offset = 0; offset < state.users.length; offset += STEP_SIZE) {
+      for (const user of state.users.slice(offset, offset + STEP_SIZE)) store.addUser(user)
+      yield
+    }
+    this.store = store
   }
 
   /** From now on, reset returns to the current state (startMock keeps its target's users this way). */

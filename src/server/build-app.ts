@@ -1,25 +1,46 @@
+import type { Socket } from 'node:net'
 import cors from '@fastify/cors'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import type { UsersApiMock } from '../mock-instance/create-users-api-mock.js'
 import type { StateHolder } from '../mock-instance/state-holder.js'
 import type { OpenAPIV3_1 } from 'openapi-types'
-import { registerControlRoutes } from './control-routes.js'
+import { refuseOtherControlMethods, registerControlRoutes } from './control-routes.js'
+import { createControlOriginGuard } from './control-origin.js'
 import { registerDocsRoutes } from './docs-routes.js'
 import { guardConnections } from './connection-guard.js'
 import { createEngineRoute, setContentTypeAside } from './engine-route.js'
-import { replyToClientError, sendProblem } from './problem-replies.js'
+import { refuseConnect, replyToClientError, sendProblem } from './problem-replies.js'
 import { OneLineRequestLog } from './request-log.js'
+import { createWebhookHosts, type WebhookHosts } from './webhook-hosts.js'
 
 export interface BuildAppOptions {
   /** The mock of the users API this server answers with. */
   mock: UsersApiMock
   /** The document (as written) that /openapi.json, /openapi.yaml and /docs serve, read on first request. */
   loadDocument: () => Promise<OpenAPIV3_1.Document>
+  /** Where webhooks may go; default: loopback addresses only. */
+  webhookHosts?: WebhookHosts
   /** When set, the /__mock/ routes require `Authorization: Bearer <controlToken>`. */
   controlToken?: string | undefined
   /** CORS: `true` (any origin, the default), `false`, or the allowed origins. */
   cors?: boolean | string[]
   logger?: FastifyServerOptions['logger']
+}
+
+const CORS_OPTIONS = {
+  // @fastify/cors allows only GET, HEAD and POST by default: a browser's PATCH and DELETE (and the
+  // control routes' PUT) would fail their preflight.
+  methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+  exposedHeaders: ['WWW-Authenticate', 'Allow', 'Retry-After'],
+  maxAge: 600,
+  // A plain OPTIONS (no Origin or no Access-Control-Request-Method) is no error: the strict default
+  // answers it a text/plain 400, and CONTRACT §5 wants every error as problem+json.
+  strictPreflight: false,
+}
+
+/** The mock's own routes, not the users API's: the control routes, the reference, the document. */
+function isOwnRoute(url: string): boolean {
+  return /^\/(?:__mock\/|docs(?:[/?]|$)|openapi\.(?:json|yaml)(?:\?|$))/.test(url)
 }
 
 /** How long a client may take to send a whole request: a 30 MB `PUT /__mock/state` at 1 MB/s fits. */
@@ -68,8 +89,9 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   })
   // Node answers an `Expect` other than 100-continue a bodiless 417 of its own; RFC 9110 lets a server
   // ignore it, and the request is answered as usual.
-  guardConnections(app.server)
+  const connections = guardConnections(app.server)
   app.server.on('checkExpectation', (request, response) => app.server.emit('request', request, response))
+  app.server.on('connect', (_request, socket) => refuseConnect(socket as Socket))
   let closing = false
   app.addHook('preClose', (done) => {
     closing = true
@@ -84,29 +106,36 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   app.removeAllContentTypeParsers()
   app.addHook('preParsing', setContentTypeAside)
   app.setErrorHandler((error, request, reply) => sendProblem(request, reply, error))
-  app.setNotFoundHandler(answerWithEngine)
+  // A control path asked with a method it does not answer is a 405, as on the users API; any other
+  // route Fastify does not know is the engine's.
+  app.setNotFoundHandler((request, reply) =>
+    request.url.startsWith('/__mock/')
+      ? refuseOtherControlMethods(app, request, reply, answerWithEngine)
+      : answerWithEngine(request, reply),
+  )
 
   if (options.cors !== false) {
+    const apiOrigins = Array.isArray(options.cors) ? options.cors : true
+    // What the mock serves of its own (the docs, which list tokens, and the control routes) goes to the
+    // origins --cors lists, never to any origin: the default `true` is for the users API alone.
+    const ownOrigins = Array.isArray(options.cors) ? options.cors : false
     await app.register(cors, {
-      origin: Array.isArray(options.cors) ? options.cors : true,
-      // @fastify/cors allows only GET, HEAD and POST by default: a browser's PATCH and DELETE (and the
-      // control routes' PUT) would fail their preflight.
-      methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-      exposedHeaders: ['WWW-Authenticate', 'Allow', 'Retry-After'],
-      maxAge: 600,
-      // A plain OPTIONS (no Origin or no Access-Control-Request-Method) is no error: the strict default
-      // answers it a text/plain 400, and CONTRACT §5 wants every error as problem+json.
-      strictPreflight: false,
+      delegator: (request, callback) =>
+        callback(null, { ...CORS_OPTIONS, origin: isOwnRoute(request.url) ? ownOrigins : apiOrigins }),
     })
   }
   await app.register(registerControlRoutes, {
     mock: options.mock,
     controlToken: options.controlToken,
     cors: options.cors,
+    connections,
+    webhookHosts: options.webhookHosts ?? createWebhookHosts(),
   })
   registerDocsRoutes(app, {
     loadDocument: options.loadDocument,
     tokens: () => (options.controlToken === undefined ? options.mock.tokens() : undefined),
+    // The reference lists tokens: no page of another origin, nor a DNS name rebound to 127.0.0.1, reads it.
+    onRequest: createControlOriginGuard(options.cors),
   })
   return { app, state: options.mock.state }
 }

@@ -1,49 +1,102 @@
-import type { Server, ServerResponse } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 
 /** Connections a mock keeps open at most: far more than a team's browsers and test runners use. */
 export const MAX_CONNECTIONS = 512
 
-/**
- * Caps the server's connections with a reserve for new clients: past `max`, the oldest connection that
- * has not sent a whole request yet (a slow or silent client) is closed, else the oldest one idle between
- * requests. Without it, thousands of slow or idle sockets exhausted the file descriptors and every new
- * client was refused; a request being answered is never cut, and a busy kept-alive client keeps its
- * connection while slow ones are there to close.
- */
-export function guardConnections(server: Server, max = MAX_CONNECTIONS): void {
-  const waiting = new Set<Socket>() // no whole request yet
-  const idle = new Set<Socket>() // served, between requests
-  const busy = new Set<Socket>()
-  const forget = (socket: Socket): void => {
-    waiting.delete(socket)
-    idle.delete(socket)
-    busy.delete(socket)
-  }
-  server.on('connection', (socket: Socket) => {
-    waiting.add(socket)
-    socket.once('close', () => forget(socket))
-    if (waiting.size + idle.size + busy.size > max && !closeOldest(waiting, socket)) closeOldest(idle, socket)
-  })
-  server.on('request', (request: { socket: Socket }, response: ServerResponse) => {
-    const socket = request.socket
-    waiting.delete(socket)
-    idle.delete(socket)
-    busy.add(socket)
-    response.once('close', () => {
-      if (!busy.delete(socket) || socket.destroyed) return
-      idle.add(socket)
-    })
-  })
+/** Event streams (`GET /__mock/events` as text/event-stream) at most: a few browser tabs and scripts. */
+export const MAX_EVENT_STREAMS = 32
+
+/** What the guard knows of one connection, kept in the order the connections came. */
+interface Connection {
+  socket: Socket
+  /** The request being read or answered; undefined before the first one. */
+  request?: IncomingMessage
+  /** Between `request` and the end of its response. */
+  answering: boolean
+  /** An event stream: answered for as long as it stays open. */
+  stream: boolean
 }
 
-/** Closes the oldest socket of a set (a Set iterates in insertion order), never the newcomer. */
-function closeOldest(sockets: Set<Socket>, newest: Socket): boolean {
-  for (const socket of sockets) {
-    if (socket === newest) continue
-    sockets.delete(socket)
-    socket.destroy()
-    return true
+/**
+ * Which connections go first when there are too many, each kind oldest first: those that never sent a
+ * whole request head (slow or silent), those still sending a body, those idle between requests, those
+ * being answered (a `Prefer: delay`, a slow `--latency`), event streams last. Never the newcomer.
+ */
+const EVICTION_ORDER: Array<(connection: Connection) => boolean> = [
+  (connection) => connection.request === undefined,
+  (connection) => connection.answering && connection.request?.complete === false,
+  (connection) => !connection.answering,
+  (connection) => !connection.stream,
+  () => true,
+]
+
+/** The one place that counts the mock's connections: every kind counts toward the same cap. */
+export interface ConnectionGuard {
+  /**
+   * Marks the request's connection as an event stream. Past `maxStreams`, the oldest stream is closed
+   * (its browser reconnects a moment later): a flood of streams never locks a new reader out.
+   */
+  holdStream(request: IncomingMessage): void
+}
+
+export interface ConnectionLimits {
+  maxConnections?: number
+  maxStreams?: number
+}
+
+/**
+ * Caps the server's connections, whatever they are doing: past the cap, one is closed in
+ * {@link EVICTION_ORDER}. Slow or idle sockets by the thousand once exhausted the file descriptors,
+ * and 16,860 event streams, slow bodies and delayed requests were not counted at all; closing the oldest
+ * rather than refusing the newest means that a flood can never lock a fresh client out.
+ */
+export function guardConnections(server: Server, limits: ConnectionLimits = {}): ConnectionGuard {
+  const maxConnections = limits.maxConnections ?? MAX_CONNECTIONS
+  const maxStreams = limits.maxStreams ?? MAX_EVENT_STREAMS
+  const connections = new Map<Socket, Connection>()
+  server.on('connection', (socket: Socket) => {
+    connections.set(socket, { socket, answering: false, stream: false })
+    socket.once('close', () => connections.delete(socket))
+    if (connections.size > maxConnections) close(closeFirst(connections.values(), EVICTION_ORDER, socket))
+  })
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const connection = connections.get(request.socket)
+    if (connection === undefined) return
+    connection.request = request
+    connection.answering = true
+    response.once('close', () => {
+      if (connection.request === request) connection.answering = false
+    })
+  })
+  return {
+    holdStream(request) {
+      const connection = connections.get(request.socket)
+      if (connection === undefined) return // app.inject(): no socket to count
+      connection.stream = true
+      const streams = [...connections.values()].filter((candidate) => candidate.stream)
+      if (streams.length > maxStreams) close(closeFirst(streams, [() => true], request.socket))
+    },
   }
-  return false
+
+  // Forgotten at once: a burst of new connections must not pick a socket that is closing already.
+  function close(socket: Socket | undefined): void {
+    if (socket === undefined) return
+    connections.delete(socket)
+    socket.destroy()
+  }
+}
+
+/** The oldest connection of the first kind that has one, never `newest`. */
+function closeFirst(
+  connections: Iterable<Connection>,
+  order: Array<(connection: Connection) => boolean>,
+  newest: Socket,
+): Socket | undefined {
+  const candidates = [...connections].filter((connection) => connection.socket !== newest)
+  for (const isOfKind of order) {
+    const oldest = candidates.find(isOfKind)
+    if (oldest !== undefined) return oldest.socket
+  }
+  return undefined
 }

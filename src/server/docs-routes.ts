@@ -14,6 +14,8 @@ export interface DocsOptions {
   loadDocument: () => Promise<OpenAPIV3_1.Document>
   /** The tokens to list in the Authorize dialog; undefined when the mock is shared (a control token). */
   tokens: () => TokenListing[] | undefined
+  /** Runs before each answer of the reference: the guard against other origins and DNS rebinding. */
+  onRequest: (request: FastifyRequest) => Promise<void>
 }
 
 /**
@@ -40,7 +42,9 @@ export function registerDocsRoutes(app: FastifyInstance, options: DocsOptions): 
     }
     return reply.code(response.statusCode).send(response.rawPayload)
   }
-  for (const url of ['/docs', '/docs/*', '/openapi.json', '/openapi.yaml']) app.get(url, passOn)
+  for (const url of ['/docs', '/docs/*', '/openapi.json', '/openapi.yaml']) {
+    app.get(url, { onRequest: options.onRequest }, passOn)
+  }
   registerDocPages(app)
 }
 
@@ -108,11 +112,24 @@ function forThisMock(
   }
 }
 
+/**
+ * Tokens and organization ids come from the state, which anyone who reaches the control routes sets:
+ * only those made of RFC 6750's token characters are shown (as Markdown code), so that none can write
+ * Markdown or HTML into the page (a token once injected an <img>). The others stay in GET /__mock/tokens.
+ */
+const SHOWN_AS_IS = /^[A-Za-z0-9._~+/=-]{1,200}$/
+
 function tokenHint(tokens: TokenListing[] | undefined): string {
   if (tokens === undefined) {
     return 'This mock is shared: its tokens are listed by `GET /__mock/tokens` with its control token.'
   }
-  const active = tokens.filter((entry) => entry.status === 'ACTIVE' && !entry.token.startsWith('tok_'))
-  const rows = active.slice(0, 12).map((entry) => `- \`${entry.token}\`: ${entry.role} of ${entry.organizationId}`)
+  const active = tokens.filter(
+    (entry) =>
+      entry.status === 'ACTIVE' &&
+      !entry.token.startsWith('tok_') &&
+      SHOWN_AS_IS.test(entry.token) &&
+      SHOWN_AS_IS.test(entry.organizationId),
+  )
+  const rows = active.slice(0, 12).map((entry) => `- \`${entry.token}\`: ${entry.role} of \`${entry.organizationId}\``)
   return `Paste one of this mock's tokens (all of them: \`GET /__mock/tokens\`):\n\n${rows.join('\n')}`
 }

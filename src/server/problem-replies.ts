@@ -33,17 +33,40 @@ export function replyToClientError(error: ConnectionError, socket: Socket): void
         ? 'the request did not arrive whole in time (is Content-Length larger than the body sent?)'
         : `the request is not valid HTTP/1.1 (${error.code})`
   const where = /URL/.test(error.code) ? 'path' : /CHUNK|BODY/.test(error.code) ? 'body' : 'header'
-  const problem = toProblem(
+  writeProblemAndClose(
+    socket,
     new AppError('VALIDATION_FAILED', `The request is invalid: ${message}.`, {
       errors: [{ in: where, path: '', message }],
     }),
   )
-  const body = JSON.stringify(problem)
-  if (socket.writable) {
-    socket.write(
-      `HTTP/1.1 400 Bad Request\r\nContent-Type: application/problem+json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    )
-  }
   socket.destroy(error)
+}
+
+/**
+ * The server's `connect` listener. Node hands a CONNECT to it, never to Fastify, and without one it
+ * closed the connection without a word; the mock is no proxy, and says so as a CONTRACT §5 problem.
+ *
+ * @example
+ * server.on('connect', (_request, socket) => refuseConnect(socket))
+ */
+export function refuseConnect(socket: Socket): void {
+  const message = "CONNECT (a proxy's tunnel) is not served: the mock is no proxy"
+  writeProblemAndClose(
+    socket,
+    new AppError('VALIDATION_FAILED', `The request is invalid: ${message}.`, {
+      errors: [{ in: 'path', path: '', message }],
+    }),
+  )
+  socket.end()
+}
+
+/** A problem written straight to the socket, saying that the connection closes after it. */
+function writeProblemAndClose(socket: Socket, error: AppError): void {
+  if (!socket.writable) return
+  const problem = toProblem(error)
+  const body = JSON.stringify(problem)
+  socket.write(
+    `HTTP/1.1 ${problem.status} ${problem.title}\r\nContent-Type: application/problem+json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  )
 }

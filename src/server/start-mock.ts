@@ -15,6 +15,7 @@ import { validateDefaultState } from '../spec/default-operations.js'
 import { loadSpec } from '../spec/load-spec.js'
 import { buildApp } from './build-app.js'
 import { attachStateFile, StateFile } from './state-file.js'
+import { createWebhookHosts } from './webhook-hosts.js'
 import type { WebhookOptions } from '../webhooks/mock-webhooks.js'
 
 export interface MockOptions extends SimulatedConditions {
@@ -41,6 +42,12 @@ export interface MockOptions extends SimulatedConditions {
   now?: () => Date
   /** Where the events go (CONTRACT §6): endpoints, their secret, the retry schedule, a callback. */
   webhooks?: WebhookOptions
+  /**
+   * Hosts besides loopback addresses that webhooks may go to (`--webhook-allow-host`); the hosts of
+   * `webhooks.endpoints` are allowed too. Every other endpoint is refused (403), and so is a delivery whose
+   * name resolves, or connects, elsewhere.
+   */
+  webhookAllowHosts?: string[]
 }
 
 export const MOCK_DEFAULTS = {
@@ -87,6 +94,10 @@ export async function createMockApp(options: MockOptions = {}): Promise<MockApp>
   if (options.controlToken !== undefined && options.controlToken.trim() === '') {
     throw new AppError('VALIDATION_FAILED', 'The control token must not be empty.')
   }
+  const webhookHosts = createWebhookHosts([
+    ...(options.webhookAllowHosts ?? []),
+    ...(options.webhooks?.endpoints ?? []).map((endpoint) => new URL(endpoint.url).hostname),
+  ])
   // The engine is built before the server whose logger reports its unexpected errors.
   const server: { app?: FastifyInstance } = {}
   const mock = await withControlTokenHint('The fixtures', () =>
@@ -100,7 +111,7 @@ export async function createMockApp(options: MockOptions = {}): Promise<MockApp>
       ...(fixtures ? { fixtures } : {}),
       ...(compiled ? { spec: compiled } : {}),
       ...(options.controlToken === undefined ? {} : { reservedToken: options.controlToken }),
-      ...(options.webhooks === undefined ? {} : { webhooks: options.webhooks }),
+      webhooks: { ...options.webhooks, send: webhookHosts.send },
       onUnexpectedError: (error) => server.app?.log.error({ err: error }, 'Unexpected error in the engine.'),
     }),
   )
@@ -111,6 +122,7 @@ export async function createMockApp(options: MockOptions = {}): Promise<MockApp>
   }
   const { app: built } = await buildApp({
     mock,
+    webhookHosts,
     loadDocument: async () => (spec ?? (await loadSpec())).document,
     controlToken: options.controlToken,
     ...(options.cors === undefined ? {} : { cors: options.cors }),

@@ -2,13 +2,28 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandle
 import { AppError } from '../errors.js'
 import type { UsersApiMock } from '../mock-instance/create-users-api-mock.js'
 import type { EventLogUpdate } from '../webhooks/event-log.js'
-import type { EndpointRequest } from '../webhooks/webhook-endpoints.js'
+import { checkEndpointUrl, type EndpointRequest } from '../webhooks/webhook-endpoints.js'
+import type { ConnectionGuard } from './connection-guard.js'
+import type { WebhookHosts } from './webhook-hosts.js'
 import { EVENTS_PAGE_HTML, EVENTS_PAGE_SCRIPT } from './events-page.js'
 
-/** A stream whose reader fell this far behind is closed: a stalled browser tab costs bounded memory. */
-const STREAM_BACKLOG_LIMIT = 1024 * 1024
+/**
+ * A stream whose reader fell this far behind is closed: a tab or a script that does not read costs
+ * bounded memory (with 1 MiB, 400 readers that never read took the mock to 1.39 GiB).
+ */
+const STREAM_BACKLOG_LIMIT = 256 * 1024
 /** A comment line now and then keeps proxies and browsers from closing a quiet stream. */
 const HEARTBEAT_MS = 15_000
+
+export interface WebhookRouteOptions {
+  mock: UsersApiMock
+  /** The control routes' guards. */
+  onRequest: onRequestHookHandler[]
+  /** Where event streams are counted. */
+  connections: ConnectionGuard
+  /** Where endpoints may be. */
+  webhookHosts: WebhookHosts
+}
 
 /**
  * The mock's webhook control routes (docs/mock.md, "Events"): subscribe, list and remove endpoints, and
@@ -16,15 +31,15 @@ const HEARTBEAT_MS = 15_000
  */
 export function registerWebhookRoutes(
   app: FastifyInstance,
-  mock: UsersApiMock,
-  onRequest: onRequestHookHandler[],
+  { mock, onRequest, connections, webhookHosts }: WebhookRouteOptions,
 ): void {
   const { webhooks } = mock
   app.get('/__mock/webhooks', { onRequest }, async () => ({ data: webhooks.endpoints() }))
 
   app.post('/__mock/webhooks', { onRequest }, async (request, reply) => {
-    const endpoint = webhooks.subscribe(readEndpointRequest(request.body, mock))
-    return reply.code(201).send(endpoint)
+    const wanted = readEndpointRequest(request.body, mock)
+    await webhookHosts.assertAllowed(checkEndpointUrl(wanted.url))
+    return reply.code(201).send(webhooks.subscribe(wanted))
   })
 
   app.delete('/__mock/webhooks/:id', { onRequest }, async (request, reply) => {
@@ -40,14 +55,19 @@ export function registerWebhookRoutes(
   })
 
   const streams = new Set<FastifyReply['raw']>()
+  const messages = createMessages()
   app.addHook('preClose', async () => {
     for (const stream of streams) stream.end()
   })
-  app.addHook('onClose', async () => webhooks.close())
+  app.addHook('onClose', async () => {
+    webhooks.close()
+    webhookHosts.close()
+  })
 
   app.get('/__mock/events', { onRequest }, async (request, reply) => {
     if (wantsEventStream(request)) {
-      streamEvents(reply, mock, streams)
+      connections.holdStream(request.raw)
+      streamEvents(reply, { mock, streams, messages })
       return reply
     }
     // A browser asks for HTML first: it gets a live page; curl and code get JSON.
@@ -73,7 +93,14 @@ function wantsEventStream(request: FastifyRequest): boolean {
 }
 
 /** The recent events, then every change as it happens, until the client goes or the server closes. */
-function streamEvents(reply: FastifyReply, mock: UsersApiMock, streams: Set<FastifyReply['raw']>): void {
+function streamEvents(
+  reply: FastifyReply,
+  {
+    mock,
+    streams,
+    messages,
+  }: { mock: UsersApiMock; streams: Set<FastifyReply['raw']>; messages: (update: EventLogUpdate) => string },
+): void {
   reply.hijack()
   const raw = reply.raw
   // Headers set by hooks so far (CORS) are kept: the reply is written by hand from here.
@@ -90,8 +117,13 @@ function streamEvents(reply: FastifyReply, mock: UsersApiMock, streams: Set<Fast
   // Something at once, so that the headers go out now (a browser's EventSource opens on them), and how
   // soon to reconnect after the mock restarts.
   write('retry: 2000\n\n')
-  for (const event of mock.webhooks.events()) write(message({ kind: 'event', event }))
-  const stopWatching = mock.webhooks.watch((update) => write(message(update)))
+  write(
+    mock.webhooks
+      .events()
+      .map((event) => message({ kind: 'event', event }))
+      .join(''),
+  )
+  const stopWatching = mock.webhooks.watch((update) => write(messages(update)))
   const heartbeat = setInterval(() => write(': still here\n\n'), HEARTBEAT_MS)
   streams.add(raw)
   raw.on('close', () => {
@@ -99,6 +131,21 @@ function streamEvents(reply: FastifyReply, mock: UsersApiMock, streams: Set<Fast
     clearInterval(heartbeat)
     streams.delete(raw)
   })
+}
+
+/**
+ * SSE messages, written once an update whatever the number of streams: they all queue the same string,
+ * and a stream that reads slowly holds no copy of its own.
+ */
+function createMessages(): (update: EventLogUpdate) => string {
+  const written = new WeakMap<EventLogUpdate, string>()
+  return (update) => {
+    const known = written.get(update)
+    if (known !== undefined) return known
+    const text = message(update)
+    written.set(update, text)
+    return text
+  }
 }
 
 /** One SSE message: `event` (a new event), `delivery` (an attempt or its outcome), `reset`. */
@@ -117,7 +164,10 @@ function readEndpointRequest(body: unknown, mock: UsersApiMock): EndpointRequest
     if (fields[key] !== undefined && typeof fields[key] !== 'string') issues.push(`${key} must be a string`)
   }
   const unknown = Object.keys(fields).filter((key) => !['url', 'secret', 'organizationId'].includes(key))
-  if (unknown.length > 0) issues.push(`unknown key(s): ${unknown.join(', ')}`)
+  // A few named, the rest counted: a body of a thousand keys must not be answered with all of them.
+  const named = unknown.slice(0, 5).map((key) => JSON.stringify(key.slice(0, 40)))
+  if (unknown.length > 0)
+    issues.push(`unknown key(s): ${named.join(', ')}${unknown.length > 5 ? ` and ${unknown.length - 5} more` : ''}`)
   const organizationId = fields['organizationId'] as string | undefined
   if (
     organizationId !== undefined &&

@@ -1,4 +1,4 @@
-import { Webhook } from 'standardwebhooks'
+import type { DeliverySender } from './delivery-sender.js'
 import type { DeliverySettings } from './delivery-settings.js'
 import type { DeliveryRecord, EventLog, LoggedEvent } from './event-log.js'
 import type { WebhookEndpoint } from './webhook-endpoints.js'
@@ -20,7 +20,6 @@ interface Delivery {
  */
 export class EndpointQueue {
   private readonly pending: Delivery[] = []
-  private readonly signer: Webhook
   private readonly closed = new AbortController()
   private active = 0
   private onIdle: Array<() => void> = []
@@ -29,10 +28,9 @@ export class EndpointQueue {
     readonly endpoint: WebhookEndpoint,
     private readonly settings: DeliverySettings,
     private readonly log: EventLog,
-    private readonly send: typeof fetch,
-  ) {
-    this.signer = new Webhook(endpoint.secret)
-  }
+    private readonly send: DeliverySender,
+    private readonly sign: Signer,
+  ) {}
 
   enqueue(event: LoggedEvent, body: string): void {
     const record: DeliveryRecord = {
@@ -93,6 +91,7 @@ export class EndpointQueue {
     const timestamp = new Date(started)
     let status: number | undefined
     let error: string | undefined
+    const seconds = Math.floor(started / 1000)
     // One controller an attempt, its timer and its link to `closed` removed after: AbortSignal.any on a
     // long-lived signal keeps every attempt's signal reachable for as long as the queue lives.
     const attempt = new AbortController()
@@ -103,23 +102,18 @@ export class EndpointQueue {
     const onClose = (): void => attempt.abort()
     this.closed.signal.addEventListener('abort', onClose)
     try {
-      const response = await this.send(this.endpoint.url, {
-        method: 'POST',
+      // A redirect is not a delivery: a receiver that moved says so with a 3xx, logged as such.
+      status = await this.send(this.endpoint.url, {
         headers: {
           'content-type': 'application/json',
           'user-agent': 'users-api-kit-mock',
           'webhook-id': event.id,
-          'webhook-timestamp': String(Math.floor(started / 1000)),
-          'webhook-signature': this.signer.sign(event.id, timestamp, body),
+          'webhook-timestamp': String(seconds),
+          'webhook-signature': this.sign(this.endpoint.secret, event.id, seconds, body),
         },
         body,
-        // A redirect is not a delivery: a receiver that moved says so with a 3xx, logged as such.
-        redirect: 'manual',
         signal: attempt.signal,
       })
-      status = response.status
-      // The answer's body is never read: a receiver that sends an endless one costs nothing.
-      await response.body?.cancel().catch(() => undefined)
     } catch (cause) {
       error = describeFailure(attempt.signal.reason ?? cause, this.settings.attemptTimeoutMs)
     } finally {
@@ -174,8 +168,17 @@ export class EndpointQueue {
   }
 }
 
+/** A Standard Webhooks signature of one delivery: (secret, webhook-id, Unix seconds, body). */
+export type Signer = (secret: string, id: string, seconds: number, body: string) => string
+
+/** fetch's errors carry the cause (ECONNREFUSED) beneath; node:http's carry their code themselves. */
 function describeFailure(cause: unknown, timeoutMs: number): string {
-  const error = cause as { name?: string; message?: string; cause?: { code?: string; message?: string } }
+  const error = cause as {
+    name?: string
+    code?: string
+    message?: string
+    cause?: { code?: string; message?: string }
+  }
   if (error.name === 'TimeoutError') return `no answer within ${timeoutMs} ms`
-  return error.cause?.code ?? error.cause?.message ?? error.message ?? String(cause)
+  return error.cause?.code ?? error.cause?.message ?? error.code ?? error.message ?? String(cause)
 }

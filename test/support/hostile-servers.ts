@@ -203,6 +203,18 @@ export function startDeepNestingServer(depth = 100_000): Promise<HostileServer> 
   })
 }
 
+/**
+ * Answers every request 200 `application/json` with a valid page of `count` empty objects (349,000: just
+ * under 1 MiB, within every byte and depth limit): what it costs is what a client builds of it.
+ */
+export function startManyValuesServer(count = 349_000): Promise<HostileServer> {
+  const body = `{"data":[${'{},'.repeat(count - 1)}{}],"meta":{"page":1,"limit":20,"total":${count},"totalPages":1}}`
+  return startHttpServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json' })
+    response.end(body)
+  })
+}
+
 async function startHttpServer(
   handle: (request: IncomingMessage, response: ServerResponse) => void,
 ): Promise<HostileServer> {
