@@ -18,9 +18,12 @@ const mock = await handle.mock
 // no control route in-process to subscribe through: it is subscribed here, on a port chosen now, as a
 // team subscribes it in their own backend. Reset keeps endpoints, so once a worker is enough.
 const port = await freePort()
-mock.webhooks.subscribe({ url: `http://127.0.0.1:${port}/` })
+const targetOfMock = mock.createTarget(IN_PROCESS_ORIGIN)
+// For the owner's organization only, as docs/contract-suite.md asks: events stay in their organization.
+const owner = mock.tokens().find(({ token }) => token === targetOfMock.actors.owner?.token)
+mock.webhooks.subscribe({ url: `http://127.0.0.1:${port}/`, organizationId: owner?.organizationId })
 const target = {
-  ...mock.createTarget(IN_PROCESS_ORIGIN),
+  ...targetOfMock,
   webhooks: {
     listen: `127.0.0.1:${port}`,
     secret: mock.webhooks.secret,
