@@ -1,3 +1,4 @@
+import { connect } from 'node:net'
 import { readFileSync } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { Agent, request } from 'node:http'
@@ -91,29 +92,52 @@ interface Answer {
   text: string
 }
 
-/** One request with a prepared body, on a connection of its own. */
+/**
+ * One request with a prepared body, on a connection of its own, over a raw socket: the mock answers a body
+ * it refuses before the body has all arrived, and what it answered is what counts. It reads and drops the
+ * rest (a connection closed with bytes unread is reset, and the answer lost); the answer is read here as
+ * soon as it is whole, whatever the writing of the body meets.
+ */
 function send(method: string, path: string, body: Buffer): Promise<Answer> {
+  const { hostname, port } = new URL(mock.url)
   return new Promise((resolve, reject) => {
-    const outgoing = request(
-      `${mock.url}${path}`,
-      { method, agent: false, headers: { 'content-type': 'application/json', 'content-length': body.length } },
-      (response) => {
-        const chunks: Buffer[] = []
-        response.on('data', (chunk: Buffer) => chunks.push(chunk))
-        response.on('end', () => {
-          const whole = Buffer.concat(chunks)
-          resolve({
-            status: response.statusCode ?? 0,
-            contentType: response.headers['content-type'] ?? '',
-            bytes: whole.length,
-            text: whole.subarray(0, 2_000).toString(),
-          })
-        })
-      },
+    const socket = connect({ host: hostname, port: Number(port) })
+    let received = Buffer.alloc(0)
+    // The answer is whole once its head and its Content-Length of body bytes are in.
+    const answerOf = (): Answer | undefined => {
+      const split = received.indexOf('\r\n\r\n')
+      if (split === -1) return undefined
+      const head = received.subarray(0, split).toString('latin1').split('\r\n')
+      const header = (name: string): string =>
+        head
+          .find((line) => line.toLowerCase().startsWith(`${name}:`))
+          ?.slice(name.length + 1)
+          .trim() ?? ''
+      const answerBody = received.subarray(split + 4)
+      if (answerBody.length < Number(header('content-length'))) return undefined
+      return {
+        status: Number(head[0]?.split(' ')[1] ?? 0),
+        contentType: header('content-type'),
+        bytes: answerBody.length,
+        text: answerBody.subarray(0, 2_000).toString(),
+      }
+    }
+    socket.on('data', (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk])
+      const answer = answerOf()
+      if (!answer) return
+      socket.destroy()
+      resolve(answer)
+    })
+    // Writing after the mock refused: expected here, what it answered is what counts.
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') reject(error)
+    })
+    socket.on('close', () => reject(new Error(`No whole answer: ${received.subarray(0, 300).toString()}`)))
+    socket.write(
+      `${method} ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
     )
-    // The mock may answer and close before the whole body is sent: what it answered is what counts.
-    outgoing.on('error', reject)
-    outgoing.end(body)
+    socket.write(body)
   })
 }
 

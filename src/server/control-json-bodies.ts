@@ -62,7 +62,7 @@ function scanBody(payload: Readable, contentLength: string | undefined, limits: 
       payload.off('data', onData)
       payload.off('end', onEnd)
       payload.off('error', stop)
-      // The rest is not read: Fastify answers with Connection: close.
+      // The rest is not scanned: node reads and drops it once the 413 is sent (problem-replies.ts).
       payload.pause()
       reject(error)
     }

@@ -12,6 +12,10 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, thrown
   const error = toAppError(thrown)
   if (error.code === 'INTERNAL') request.log.error({ err: error.details.cause ?? error }, error.message)
   const response = toProblemResponse(error)
+  // A body refused while it still arrives (a 413 of the control routes): Fastify would close the connection
+  // with its bytes unread, which resets it, and a client still writing never sees the answer. Kept alive,
+  // node reads the rest and drops it (the server's request timeout bounds one that never ends).
+  if (!request.raw.complete) reply.removeHeader('connection')
   return reply.code(response.status).headers(response.headers).send(response.body)
 }
 
