@@ -180,10 +180,11 @@ describe('every error the mock answers in-process is a problem of CONTRACT §5',
   })
 
   test('an unexpected error is a 500 INTERNAL problem that sends neither the message nor the stack', async () => {
-    app.get('/__test/boom', async () => {
+    // A route of Fastify's own (the mock's own routes are under /__mock/), where its error handler answers.
+    app.get('/__mock/__test/boom', async () => {
       throw new Error('secret detail of the crash')
     })
-    const response = await injectApi<Problem>(app, { url: '/__test/boom' })
+    const response = await injectApi<Problem>(app, { url: '/__mock/__test/boom' })
     expectProblem(response, 500, 'INTERNAL')
     expect(response.text).not.toContain('secret detail')
     expect(response.text).not.toMatch(/\bat .+\.(ts|js):\d+/)

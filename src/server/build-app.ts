@@ -1,16 +1,19 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import cors from '@fastify/cors'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import type { UsersApiMock } from '../mock-instance/create-users-api-mock.js'
+import { CORS_EXPOSED_HEADERS, CORS_MAX_AGE_S, CORS_METHODS, type CorsOrigins } from '../mock-instance/cors-rule.js'
 import type { StateHolder } from '../mock-instance/state-holder.js'
 import type { OpenAPIV3_1 } from 'openapi-types'
 import { refuseOtherControlMethods, registerControlRoutes } from './control-routes.js'
 import { createControlOriginGuard } from './control-origin.js'
+import { STATE_BODY_LIMITS } from './control-json-bodies.js'
 import { registerDocsRoutes } from './docs-routes.js'
 import { guardConnections } from './connection-guard.js'
-import { createEngineRoute, setContentTypeAside } from './engine-route.js'
+import { createEngineListener } from './engine-listener.js'
 import { refuseConnect, replyToClientError, sendProblem } from './problem-replies.js'
-import { OneLineRequestLog } from './request-log.js'
+import { isLevelEnabled, logAnswered, OneLineRequestLog } from './request-log.js'
 import { createWebhookHosts, type WebhookHosts } from './webhook-hosts.js'
 
 export interface BuildAppOptions {
@@ -27,19 +30,21 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger']
 }
 
-const CORS_OPTIONS = {
-  // @fastify/cors allows only GET, HEAD and POST by default: a browser's PATCH and DELETE (and the
-  // control routes' PUT) would fail their preflight.
-  methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-  exposedHeaders: ['WWW-Authenticate', 'Allow', 'Retry-After'],
-  maxAge: 600,
+/** @fastify/cors's settings for the mock's own routes: the same methods and headers as the users API's. */
+const OWN_ROUTES_CORS = {
+  methods: CORS_METHODS,
+  exposedHeaders: CORS_EXPOSED_HEADERS,
+  maxAge: CORS_MAX_AGE_S,
   // A plain OPTIONS (no Origin or no Access-Control-Request-Method) is no error: the strict default
   // answers it a text/plain 400, and CONTRACT §5 wants every error as problem+json.
   strictPreflight: false,
 }
 
-/** The mock's own routes, not the users API's: the control routes, the reference, the document. */
-function isOwnRoute(url: string): boolean {
+/**
+ * The mock's own routes, which Fastify serves: the control routes, the reference, the document. Every
+ * other request is the engine's (engine-listener.ts), the users API first.
+ */
+export function isOwnRoute(url: string): boolean {
   return /^\/(?:__mock\/|docs(?:[/?]|$)|openapi\.(?:json|yaml)(?:\?|$))/.test(url)
 }
 
@@ -49,50 +54,73 @@ const REQUEST_TIMEOUT_MS = 60_000
 const HEADERS_TIMEOUT_MS = 10_000
 
 /**
- * The mock as a Fastify app, not listening. Fastify does what it is best at (listening, logs, CORS, the
- * docs, the control routes and their guards); every other request, the users API first, goes to the
- * engine as it arrived: the engine is the not-found handler, and the root has no body parser, so
- * Fastify leaves bodies unread for it. Call `app.listen()` or `app.inject()`.
+ * The mock's server, not listening. node:http hands every request of the users API (and any other path
+ * Fastify does not serve) straight to the engine (engine-listener.ts), as @hono/node-server hands a
+ * request to `app.fetch`; Fastify serves what it is best at: the docs, the OpenAPI document, the
+ * control routes and their guards, and its own logs. Call `app.listen()`; a request handed to
+ * `app.server`'s `request` event without a socket is answered as the listening server answers it.
  *
  * @example
  * const { app } = await buildApp({ mock: await createUsersApiMock(), loadDocument: async () => (await loadSpec()).document })
- * await app.inject({ url: '/api/users/me', headers: { authorization: 'Bearer owner-token' } })
+ * await app.listen({ port: 0, host: '127.0.0.1' })
  */
 export async function buildApp(options: BuildAppOptions): Promise<{ app: FastifyInstance; state: StateHolder }> {
-  const answerWithEngine = createEngineRoute(options.mock)
+  let closing = false
+  const apiCors: CorsOrigins = options.cors === false ? false : Array.isArray(options.cors) ? options.cors : true
+  let answerWithFastify: ((request: IncomingMessage, response: ServerResponse) => void) | undefined
+  const dispatch = (request: IncomingMessage, response: ServerResponse): void => {
+    if (answerWithFastify && isOwnRoute(request.url ?? '/')) return answerWithFastify(request, response)
+    if (isLevelEnabled(app.log, 'debug'))
+      app.log.debug({ method: request.method, url: request.url }, 'incoming request')
+    answerWithEngine(request, response)
+  }
   const app = Fastify({
     logger: options.logger ?? false,
-    // Ids up to 4,096 characters reach the engine; what is longer is its 400 (MalformedId).
-    routerOptions: { maxParamLength: 4096 },
-    // A URL Fastify's router cannot decode (`/api/users/%FF`) is the engine's to judge, in its order.
-    frameworkErrors: (error, request, reply) =>
-      request.url.startsWith('/__mock/') ? sendProblem(request, reply, error) : answerWithEngine(request, reply),
+    serverFactory: (handler) => {
+      answerWithFastify = handler
+      const server = createServer(
+        {
+          // Node answers a request without Host a bodiless 400 of its own; the users API needs no Host.
+          requireHostHeader: false,
+          // Headers arrive in seconds, not a minute (node's default), checked every second: slow sockets
+          // hold nothing long.
+          headersTimeout: HEADERS_TIMEOUT_MS,
+          connectionsCheckingInterval: 1_000,
+          // Node's default: an idle kept-alive connection is not held for Fastify's 72 s.
+          keepAliveTimeout: 5_000,
+          // Node's default is no limit: a client announcing more body than it sends held a connection forever.
+          requestTimeout: REQUEST_TIMEOUT_MS,
+        },
+        dispatch,
+      )
+      return server
+    },
+    // The control routes' parser sizes each body by its route (control-json-bodies.ts, the largest a state
+    // of 64 MiB) and reads the rest of one it refuses; Fastify's own cap (1 MiB) refused first and closed
+    // with the body unread, so that a client still writing it got a reset, not the 413.
+    bodyLimit: STATE_BODY_LIMITS.bytes,
     // Requests node's parser refuses (headers over 16 KiB, bytes over 0x7F) as problems too.
     clientErrorHandler: replyToClientError,
-    http: {
-      // Node answers a request without Host a bodiless 400 of its own; the users API needs no Host.
-      requireHostHeader: false,
-      // Headers arrive in seconds, not a minute (node's default), checked every second: slow sockets
-      // hold nothing long.
-      headersTimeout: HEADERS_TIMEOUT_MS,
-      connectionsCheckingInterval: 1_000,
-    },
-    // Node's default: an idle kept-alive connection is not held for Fastify's 72 s.
-    keepAliveTimeout: 5_000,
-    // Fastify's default is no limit: a client announcing more body than it sends held a connection forever.
-    requestTimeout: REQUEST_TIMEOUT_MS,
+    frameworkErrors: (error, request, reply) => sendProblem(request, reply, error),
     // While closing, Fastify answers a request on a kept-alive connection with a plain-JSON 503
     // (CONTRACT §5 wants problem+json). Answered as usual instead, with Connection: close (below).
     return503OnClosing: false,
     // One line a request, and no header in it.
     logController: new OneLineRequestLog(),
   })
+  const answerWithEngine = createEngineListener({
+    mock: options.mock,
+    cors: apiCors,
+    onAnswered: (answered) => logAnswered(app.log, answered),
+    onUnexpectedError: (error) =>
+      app.log.error({ err: error }, 'Unexpected error answering a request of the users API.'),
+    closing: () => closing,
+  })
+  const connections = guardConnections(app.server)
   // Node answers an `Expect` other than 100-continue a bodiless 417 of its own; RFC 9110 lets a server
   // ignore it, and the request is answered as usual.
-  const connections = guardConnections(app.server)
-  app.server.on('checkExpectation', (request, response) => app.server.emit('request', request, response))
+  app.server.on('checkExpectation', dispatch)
   app.server.on('connect', (_request, socket) => refuseConnect(socket as Socket))
-  let closing = false
   app.addHook('preClose', (done) => {
     closing = true
     done()
@@ -102,27 +130,23 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
     if (closing) reply.header('connection', 'close')
     done()
   })
-  // No parser at the root: the engine reads the bytes of every request it answers.
+  // No parser at the root: each route names what it reads (the control routes, their bounded JSON).
   app.removeAllContentTypeParsers()
-  app.addHook('preParsing', setContentTypeAside)
   app.setErrorHandler((error, request, reply) => sendProblem(request, reply, error))
-  // A control path asked with a method it does not answer is a 405, as on the users API; any other
-  // route Fastify does not know is the engine's.
+  // A control path asked with a method it does not answer is a 405, as on the users API; any other path
+  // under the mock's own prefixes that Fastify does not know is the engine's (a 404 outside the API).
   app.setNotFoundHandler((request, reply) =>
-    request.url.startsWith('/__mock/')
-      ? refuseOtherControlMethods(app, request, reply, answerWithEngine)
-      : answerWithEngine(request, reply),
+    refuseOtherControlMethods(app, request, reply, async () => {
+      reply.hijack()
+      answerWithEngine(request.raw, reply.raw)
+      return reply
+    }),
   )
 
   if (options.cors !== false) {
-    const apiOrigins = Array.isArray(options.cors) ? options.cors : true
     // What the mock serves of its own (the docs, which list tokens, and the control routes) goes to the
     // origins --cors lists, never to any origin: the default `true` is for the users API alone.
-    const ownOrigins = Array.isArray(options.cors) ? options.cors : false
-    await app.register(cors, {
-      delegator: (request, callback) =>
-        callback(null, { ...CORS_OPTIONS, origin: isOwnRoute(request.url) ? ownOrigins : apiOrigins }),
-    })
+    await app.register(cors, { ...OWN_ROUTES_CORS, origin: Array.isArray(options.cors) ? options.cors : false })
   }
   await app.register(registerControlRoutes, {
     mock: options.mock,

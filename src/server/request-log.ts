@@ -1,14 +1,14 @@
-import { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify'
+import {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify'
+import type { AnsweredRequest } from './engine-listener.js'
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const
 export type LogLevel = (typeof LOG_LEVELS)[number]
-
-/** The role each answered request was made as, when the engine authenticated it (for its log line). */
-const ROLES = new WeakMap<object, string>()
-
-export function rememberRole(request: object, role: string | undefined): void {
-  if (role !== undefined) ROLES.set(request, role)
-}
 
 /**
  * The mock's logger: one line a request, JSON lines for machines, a short readable line at a terminal
@@ -41,8 +41,30 @@ export function loggerOptions({
 }
 
 /**
- * Fastify's request log lines, as people read them: at debug level a line when a request begins, at info
- * one line when it is answered (method, path, status, time, the caller's role), and no header at all.
+ * The line of a request the engine answered (engine-listener.ts), as Fastify's own routes log theirs:
+ * method, path, status, time and the caller's role, no header at all; written straight to the server's
+ * logger, with no logger object a request.
+ */
+export function logAnswered(
+  log: FastifyBaseLogger,
+  { method, url, status, milliseconds, role }: AnsweredRequest,
+): void {
+  // --quiet: nothing to build for a line that is not written.
+  if (!isLevelEnabled(log, 'info')) return
+  const responseTime = Math.round(milliseconds * 10) / 10
+  const line = { method, url, statusCode: status, responseTime, ...(role === undefined ? {} : { role }) }
+  log.info(line, `${method} ${url} ${status} ${responseTime} ms${role ? ` ${role}` : ''}`)
+}
+
+/** Whether the logger writes lines of this level: Fastify's logger when logging is off has no levels. */
+export function isLevelEnabled(log: FastifyBaseLogger, level: LogLevel): boolean {
+  const pino = log as FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean }
+  return pino.isLevelEnabled?.(level) ?? false
+}
+
+/**
+ * Fastify's request log lines for the mock's own routes, as people read them: at debug level a line when
+ * a request begins, at info one line when it is answered (method, path, status, time), and no header.
  */
 export class OneLineRequestLog extends LogController {
   override incomingRequest(request: FastifyRequest): void {
@@ -53,10 +75,9 @@ export class OneLineRequestLog extends LogController {
     // --quiet: nothing to build for a line that is not written.
     const log = request.log as FastifyRequest['log'] & { isLevelEnabled?: (level: string) => boolean }
     if (!error && log.isLevelEnabled?.('info') === false) return
-    const role = ROLES.get(request)
     const responseTime = Math.round(reply.elapsedTime * 10) / 10
-    const line = { method: request.method, url: request.url, statusCode: reply.statusCode, responseTime, role }
-    const message = `${request.method} ${request.url} ${reply.statusCode} ${responseTime} ms${role ? ` ${role}` : ''}`
+    const line = { method: request.method, url: request.url, statusCode: reply.statusCode, responseTime }
+    const message = `${request.method} ${request.url} ${reply.statusCode} ${responseTime} ms`
     if (error) request.log.error({ ...line, err: error }, message)
     else request.log.info(line, message)
   }

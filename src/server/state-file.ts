@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { setTimeout } from 'node:timers/promises'
 import type { FastifyInstance } from 'fastify'
 import type { UserStore } from '../domain/user-store.js'
@@ -106,9 +107,9 @@ export async function attachStateFile(app: FastifyInstance, stateFile: StateFile
   } catch (error) {
     throw new AppError('VALIDATION_FAILED', `Cannot write the state file ${stateFile.path}: ${describe(error)}.`)
   }
-  app.addHook('onResponse', (_request, _reply, done) => {
-    stateFile.schedule()
-    done()
+  // After every answer, of the users API (the engine's) and of the mock's own routes (Fastify's) alike.
+  app.server.on('request', (_request: IncomingMessage, response: ServerResponse) => {
+    response.once('finish', () => stateFile.schedule())
   })
   // A failed last write rejects the close: the CLI then exits 1, since changes were lost.
   app.addHook('onClose', async () => stateFile.close())

@@ -1,10 +1,13 @@
 import type { FastifyInstance } from 'fastify'
+import { inject } from 'light-my-request'
 import { toExchange, toWireRequest, type ApiExchange, type ApiRequest } from './api-exchange.js'
 import { assertConforms, type ConformanceOptions } from './response-conformance.js'
 
 /**
- * Sends a request through `app.inject()` and asserts that the response conforms to the document
- * (see `assertConforms`; `{ conform: false }` skips it).
+ * Sends a request to a built mock server without a socket, as a listening server gets it (its `request`
+ * event: the users API to the engine, the mock's own routes to Fastify, the state file told after each
+ * answer), and asserts that the response conforms to the document (see `assertConforms`; `{ conform:
+ * false }` skips it).
  *
  * @example
  * const me = await injectApi<UserEnvelope>(app, { url: '/api/users/me', token: 'owner-token' })
@@ -15,8 +18,9 @@ export async function injectApi<T = unknown>(
   options: ConformanceOptions = {},
 ): Promise<ApiExchange<T>> {
   const { method, headers, payload } = toWireRequest(request)
-  const response = await app.inject({
-    method,
+  await app.ready()
+  const response = await inject((incoming, outgoing) => app.server.emit('request', incoming, outgoing), {
+    method: method as 'GET',
     url: request.url,
     headers,
     ...(payload === undefined ? {} : { payload }),

@@ -1,0 +1,55 @@
+/**
+ * Who may read the users API's answers from a browser page (CORS), whatever the transport: the server
+ * writes these headers on every answer of the API, the fetch handler on its own. The mock's own routes
+ * (docs, control routes) are stricter: src/server/build-app.ts gives them only the origins `--cors` lists.
+ */
+
+/** `true`: any origin (the default on a loopback address); a list: only those; `false`: no CORS. */
+export type CorsOrigins = boolean | string[]
+
+/** The methods a page may send: the users API's and the control routes'. */
+export const CORS_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']
+/** What a page's script may read of an answer: the challenge of a 401, a 405's methods, a 429's wait. */
+export const CORS_EXPOSED_HEADERS = ['WWW-Authenticate', 'Allow', 'Retry-After']
+/** How long a browser keeps a preflight's answer, in seconds. */
+export const CORS_MAX_AGE_S = 600
+
+/** What a CORS answer reads of the request. */
+export interface CorsRequest {
+  origin: string | undefined
+  /** Access-Control-Request-Headers of a preflight. */
+  requestHeaders?: string | undefined
+}
+
+/**
+ * The headers of a preflight's 204: what the origin may send. A plain OPTIONS (no Origin, no
+ * Access-Control-Request-Method) gets them too: it is never an error of the users API (docs/contract.md §4).
+ *
+ * @example
+ * preflightHeaders({ origin: 'http://localhost:5173' }, true)['access-control-allow-origin'] // 'http://localhost:5173'
+ */
+export function preflightHeaders(request: CorsRequest, origins: CorsOrigins): Record<string, string> {
+  return {
+    ...allowedOrigin(request.origin, origins),
+    'access-control-allow-methods': CORS_METHODS.join(', '),
+    ...(request.requestHeaders === undefined ? {} : { 'access-control-allow-headers': request.requestHeaders }),
+    'access-control-expose-headers': CORS_EXPOSED_HEADERS.join(', '),
+    'access-control-max-age': String(CORS_MAX_AGE_S),
+    vary: 'Origin, Access-Control-Request-Headers',
+  }
+}
+
+/** The CORS headers of any other answer: the origin when it is allowed, and what it may read. */
+export function answerCorsHeaders(origin: string | undefined, origins: CorsOrigins): Record<string, string> {
+  return {
+    ...allowedOrigin(origin, origins),
+    'access-control-expose-headers': CORS_EXPOSED_HEADERS.join(', '),
+    vary: 'Origin',
+  }
+}
+
+function allowedOrigin(origin: string | undefined, origins: CorsOrigins): Record<string, string> {
+  if (origin === undefined) return {}
+  const allowed = origins === true || (Array.isArray(origins) && origins.includes(origin))
+  return allowed ? { 'access-control-allow-origin': origin } : {}
+}
