@@ -4,9 +4,15 @@ import { createMockApp, serverUrl } from '../src/server/start-mock.js'
 import { MUTANTS, type Mutant } from './broken-servers/mutants.js'
 import { runVerify, type VerifyRun } from './support/run-verify.js'
 
+/**
+ * Retries after 100, 200 and 400 ms, not the default 0.5, 1 and 2 s: the check that counts 3 retries takes
+ * 0.7 s instead of 3.5 s in each of the 61 runs. The mutants that break the schedule bring their own.
+ */
+const QUICK_RETRIES = { webhooks: { retryDelaysMs: [100, 200, 400] } }
+
 /** A mock on a free port, broken by `mutant` when given, and a target for it. */
 async function startServer(mutant?: Mutant) {
-  const { app, state, mock } = await createMockApp({ users: 8, ...mutant?.mockOptions })
+  const { app, state, mock } = await createMockApp({ users: 8, ...QUICK_RETRIES, ...mutant?.mockOptions })
   mutant?.apply({ app, state, mock })
   await app.listen({ port: 0, host: '127.0.0.1' })
   const target = createTarget(state.store, serverUrl(app))

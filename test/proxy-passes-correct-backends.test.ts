@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from 'vitest'
 import type { Target } from '../src/contract/target.js'
 import { startProxy } from '../src/proxy/start-proxy.js'
 import { createMockApp, serverUrl } from '../src/server/start-mock.js'
+import { rewriteResponse } from './broken-servers/break-helpers.js'
 import { DISPOSABLE_USERS_NEEDED, runScriptedTraffic } from './support/proxy-traffic.js'
 import { startSecondImplementation, stopSecondImplementations } from './support/second-implementation.js'
 
@@ -31,12 +32,11 @@ async function judgeTraffic(target: Target) {
 
 describe('the proxy in front of a correct backend reports no violation', () => {
   test('the mock, whose every answer reaches the client byte for byte', async () => {
-    const { app, mock } = await createMockApp({ users: 12 })
-    // What the mock sent, in order: the client must get the same bytes through the proxy.
+    const { app, mock, state } = await createMockApp({ users: 12 })
+    // What the mock's engine answered, in order: the client must get the same bytes through the proxy.
     const sent: string[] = []
-    app.addHook('onSend', async (_request, reply, payload) => {
-      sent.push(`${reply.statusCode} ${typeof payload === 'string' || Buffer.isBuffer(payload) ? String(payload) : ''}`)
-      return payload
+    rewriteResponse({ app, mock, state }, (response) => {
+      sent.push(`${response.status} ${response.body ?? ''}`)
     })
     await app.listen({ port: 0, host: '127.0.0.1' })
     try {

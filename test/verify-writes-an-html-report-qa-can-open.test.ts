@@ -36,8 +36,8 @@ beforeAll(async () => {
   // 403 for another organization's ids (CONTRACT §3 says 404): those checks fail, showing the 403's body.
   const { app, state, mock } = await createMockApp({ users: 8 })
   MUTANTS.find((mutant) => mutant.name === 'answers-403-for-other-organizations')?.apply({ app, state, mock })
-  rewriteJson(app, (body, _request, reply) => {
-    if (reply.statusCode === 403) body['detail'] = `${String(body['detail'])} ${HOSTILE}`
+  rewriteJson({ app, state, mock }, (body, _request, response) => {
+    if (response.status === 403) body['detail'] = `${String(body['detail'])} ${HOSTILE}`
   })
   await app.listen({ port: 0, host: '127.0.0.1' })
   closeServer = () => app.close()

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import type { User } from '../../src/domain/user.js'
 import type { UserStore } from '../../src/domain/user-store.js'
 import type { EngineRequest, EngineResponse } from '../../src/engine/engine-request.js'
@@ -25,6 +25,9 @@ export function wrapEngine(
     value: (request: EngineRequest) => wrapper(request, original),
     configurable: true,
   })
+  // The server writes a read it answered before straight from the mock's cache (mock.reuse): every
+  // request must go through the broken wrapper instead.
+  Object.defineProperty(mock, 'reuse', { value: () => undefined, configurable: true })
 }
 
 /** A request's path, without its query. */
@@ -40,16 +43,36 @@ export function withQuery(request: EngineRequest, rewrite: (query: URLSearchPara
   return { ...request, url: `${path}?${query.toString()}` }
 }
 
-/** Rewrites JSON response bodies (a broken serializer, a leaky handler). */
-export function rewriteJson(
-  app: FastifyInstance,
-  rewrite: (body: Record<string, unknown>, request: FastifyRequest, reply: FastifyReply) => unknown,
+/** Rewrites requests of the users API before the engine reads them (a copy: node's own headers stay). */
+export function rewriteRequest(internals: MockInternals, rewrite: (request: EngineRequest) => EngineRequest): void {
+  wrapEngine(internals, (request, next) => next(rewrite({ ...request, headers: { ...request.headers } })))
+}
+
+/**
+ * Rewrites the engine's answers. The rewrite gets a copy (the engine hands a cached answer out again) and
+ * may change it in place or return another.
+ */
+export function rewriteResponse(
+  internals: MockInternals,
+  rewrite: (response: EngineResponse, request: EngineRequest) => EngineResponse | void,
 ): void {
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (typeof payload !== 'string' || !/json/.test(String(reply.getHeader('content-type') ?? ''))) return payload
-    const body = JSON.parse(payload) as Record<string, unknown>
-    const rewritten = rewrite(body, request, reply)
-    return JSON.stringify(rewritten === undefined ? body : rewritten)
+  wrapEngine(internals, async (request, next) => {
+    const original = await next(request)
+    const copy = { ...original, headers: { ...original.headers } }
+    return rewrite(copy, request) ?? copy
+  })
+}
+
+/** Rewrites JSON response bodies (a broken serializer, a leaky handler); `response` may be changed too. */
+export function rewriteJson(
+  internals: MockInternals,
+  rewrite: (body: Record<string, unknown>, request: EngineRequest, response: EngineResponse) => unknown,
+): void {
+  rewriteResponse(internals, (response, request) => {
+    if (response.body === undefined || !/json/.test(response.headers['content-type'] ?? '')) return
+    const body = JSON.parse(response.body) as Record<string, unknown>
+    const rewritten = rewrite(body, request, response)
+    response.body = JSON.stringify(rewritten === undefined ? body : rewritten)
   })
 }
 

@@ -1,4 +1,4 @@
-import { rewriteJson, wrapStore, type MockInternals } from './break-helpers.js'
+import { rewriteJson, rewriteRequest, wrapStore, type MockInternals } from './break-helpers.js'
 
 /**
  * Broken implementations that `users-api-kit fuzz` must catch, each on the Schemathesis check named in
@@ -20,10 +20,11 @@ export const FUZZ_BREAKERS: FuzzBreaker[] = [
     breaks: 'CONTRACT §4: a page that is not an integer is a 400, never a 500',
     caughtBy: 'not_a_server_error',
     maxExamples: 10,
-    apply({ app }) {
+    apply(internals) {
       // An unguarded parseInt before validation, the classic: a non-numeric page crashes the handler.
-      app.addHook('onRequest', async (request) => {
+      rewriteRequest(internals, (request) => {
         if (/[?&]page=[^&]*[^0-9&]/.test(request.url)) throw new TypeError('Cannot read page of NaN')
+        return request
       })
     },
   },
@@ -32,8 +33,8 @@ export const FUZZ_BREAKERS: FuzzBreaker[] = [
     breaks: 'CONTRACT §1: role is one of the four roles',
     caughtBy: 'response_schema_conformance',
     maxExamples: 10,
-    apply({ app }) {
-      rewriteJson(app, (body) => {
+    apply(internals) {
+      rewriteJson(internals, (body) => {
         const data = body.data
         if (data && typeof data === 'object' && !Array.isArray(data))
           (data as Record<string, unknown>).role = 'SUPERUSER'

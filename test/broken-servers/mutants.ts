@@ -7,6 +7,8 @@ import {
   findAnywhere,
   pathOf,
   rewriteJson,
+  rewriteRequest,
+  rewriteResponse,
   withQuery,
   wrapEngine,
   wrapStore,
@@ -36,12 +38,14 @@ export const MUTANTS: Mutant[] = [
     name: 'accepts-a-missing-authorization-header',
     breaks: '§2 a missing Authorization header is a 401',
     caughtBy: /missing Authorization header/i,
-    apply({ app, state }) {
-      app.addHook('onRequest', async (request) => {
+    apply(internals) {
+      rewriteRequest(internals, (request) => {
         if (request.url.startsWith('/api') && !request.headers.authorization) {
+          const { state } = internals
           const owner = state.store.tokens().find(({ user }) => user.role === OWNER && user.status === 'ACTIVE')
-          if (owner) request.headers.authorization = `Bearer ${owner.token}`
+          if (owner) return { ...request, headers: { ...request.headers, authorization: `Bearer ${owner.token}` } }
         }
+        return request
       })
     },
   },
@@ -49,10 +53,9 @@ export const MUTANTS: Mutant[] = [
     name: 'drops-www-authenticate',
     breaks: '§2 a 401 carries WWW-Authenticate: Bearer',
     caughtBy: /www-authenticate/i,
-    apply({ app }) {
-      app.addHook('onSend', async (_request, reply, payload) => {
-        reply.removeHeader('www-authenticate')
-        return payload
+    apply(internals) {
+      rewriteResponse(internals, (response) => {
+        delete response.headers['www-authenticate']
       })
     },
   },
@@ -60,10 +63,9 @@ export const MUTANTS: Mutant[] = [
     name: 'says-invalid-token-without-a-token',
     breaks: '§2 error="invalid_token" only when a non-empty Bearer token was refused',
     caughtBy: /invalid_token/i,
-    apply({ app }) {
-      app.addHook('onSend', async (_request, reply, payload) => {
-        if (reply.statusCode === 401) reply.header('www-authenticate', 'Bearer error="invalid_token"')
-        return payload
+    apply(internals) {
+      rewriteResponse(internals, (response) => {
+        if (response.status === 401) response.headers['www-authenticate'] = 'Bearer error="invalid_token"'
       })
     },
   },
@@ -333,8 +335,8 @@ export const MUTANTS: Mutant[] = [
     name: 'orders-newest-first',
     breaks: '§4 order is createdAt then id, ascending',
     caughtBy: /order|createdAt/i,
-    apply({ app }) {
-      rewriteJson(app, (body, request) => {
+    apply(internals) {
+      rewriteJson(internals, (body, request) => {
         if (pathOf(request) === '/api/users' && Array.isArray(body.data)) body.data = [...body.data].reverse()
         return body
       })
@@ -344,8 +346,8 @@ export const MUTANTS: Mutant[] = [
     name: 'rounds-total-pages-down',
     breaks: '§4 totalPages = ceil(total / limit)',
     caughtBy: /totalPages|pages/i,
-    apply({ app }) {
-      rewriteJson(app, (body) => {
+    apply(internals) {
+      rewriteJson(internals, (body) => {
         const meta = body.meta as { total: number; limit: number; totalPages: number } | undefined
         if (meta) meta.totalPages = Math.floor(meta.total / meta.limit)
         return body
@@ -356,19 +358,19 @@ export const MUTANTS: Mutant[] = [
     name: 'answers-404-past-the-end',
     breaks: '§4 a page past the end is a 200 with data []',
     caughtBy: /past the end/i,
-    apply({ app }) {
-      app.addHook('onSend', async (request, reply, payload) => {
-        if (pathOf(request) !== '/api/users' || reply.statusCode !== 200 || typeof payload !== 'string') return payload
-        const body = JSON.parse(payload) as { data: unknown[]; meta: { page: number } }
-        if (body.data.length > 0 || body.meta.page === 1) return payload
-        reply.code(404).type('application/problem+json')
-        return JSON.stringify({
+    apply(internals) {
+      rewriteResponse(internals, (response, request) => {
+        if (pathOf(request) !== '/api/users' || response.status !== 200 || response.body === undefined) return
+        const body = JSON.parse(response.body) as { data: unknown[]; meta: { page: number } }
+        if (body.data.length > 0 || body.meta.page === 1) return
+        const problem = {
           type: 'about:blank',
           title: 'Not Found',
           status: 404,
           code: 'NOT_FOUND',
           detail: 'No such page.',
-        })
+        }
+        return { status: 404, headers: { 'content-type': 'application/problem+json' }, body: JSON.stringify(problem) }
       })
     },
   },
@@ -377,15 +379,14 @@ export const MUTANTS: Mutant[] = [
     name: 'allows-patch-on-me',
     breaks: '§4 PATCH /api/users/me is a 405 with Allow: GET',
     caughtBy: /405|Allow|\bme\b/i,
-    apply({ app, state }) {
-      // Before the API's own route hook, which would answer the 405.
-      app.addHook('onRequest', async (request, reply) => {
-        if (request.method !== 'PATCH' || request.url.split('?')[0] !== '/api/users/me') return
-        const caller = state.store.authenticate(request.headers.authorization?.replace(/^Bearer +/i, '') ?? '')
-        return reply
-          .code(200)
-          .type('application/json; charset=utf-8')
-          .send(JSON.stringify({ data: caller }))
+    apply(internals) {
+      // Before the engine, which would answer the 405.
+      wrapEngine(internals, async (request, next) => {
+        if (request.method !== 'PATCH' || pathOf(request) !== '/api/users/me') return next(request)
+        const token = request.headers.authorization?.replace(/^Bearer +/i, '') ?? ''
+        const caller = internals.state.store.authenticate(token)
+        const headers = { 'content-type': 'application/json; charset=utf-8' }
+        return { status: 200, headers, body: JSON.stringify({ data: caller }) }
       })
     },
   },
@@ -415,12 +416,12 @@ export const MUTANTS: Mutant[] = [
     name: 'accepts-any-content-type',
     breaks: '§4 a body that is not application/json is a 415',
     caughtBy: /415|content.type|text\/plain/i,
-    apply({ app }) {
-      app.addHook('onRequest', async (request) => {
-        if (request.method === 'PATCH' && request.headers['content-type']?.startsWith('text/plain')) {
-          request.headers['content-type'] = 'application/json'
-        }
-      })
+    apply(internals) {
+      rewriteRequest(internals, (request) =>
+        request.method === 'PATCH' && request.headers['content-type']?.startsWith('text/plain')
+          ? { ...request, headers: { ...request.headers, 'content-type': 'application/json' } }
+          : request,
+      )
     },
   },
   {
@@ -468,11 +469,11 @@ export const MUTANTS: Mutant[] = [
     name: 'deletes-with-a-body',
     breaks: '§4 DELETE answers 204 with an empty body',
     caughtBy: /204|empty|body/i,
-    apply({ app }) {
-      app.addHook('onSend', async (request, reply, payload) => {
-        if (request.method !== 'DELETE' || reply.statusCode !== 204) return payload
-        reply.code(200).type('application/json; charset=utf-8')
-        return JSON.stringify({ deleted: true })
+    apply(internals) {
+      rewriteResponse(internals, (response, request) => {
+        if (request.method !== 'DELETE' || response.status !== 204) return
+        const headers = { ...response.headers, 'content-type': 'application/json; charset=utf-8' }
+        return { status: 200, headers, body: JSON.stringify({ deleted: true }) }
       })
     },
   },
@@ -503,10 +504,9 @@ export const MUTANTS: Mutant[] = [
     name: 'sends-errors-as-plain-json',
     breaks: '§5 every error is application/problem+json',
     caughtBy: /problem\+json/i,
-    apply({ app }) {
-      app.addHook('onSend', async (_request, reply, payload) => {
-        if (reply.statusCode >= 400) reply.type('application/json; charset=utf-8')
-        return payload
+    apply(internals) {
+      rewriteResponse(internals, (response) => {
+        if (response.status >= 400) response.headers['content-type'] = 'application/json; charset=utf-8'
       })
     },
   },
@@ -514,9 +514,9 @@ export const MUTANTS: Mutant[] = [
     name: 'drops-validation-errors',
     breaks: '§5 a 400 carries errors',
     caughtBy: /errors/i,
-    apply({ app }) {
-      rewriteJson(app, (body, _request, reply) => {
-        if (reply.statusCode === 400) delete body.errors
+    apply(internals) {
+      rewriteJson(internals, (body, _request, response) => {
+        if (response.status === 400) delete body.errors
         return body
       })
     },
@@ -525,10 +525,9 @@ export const MUTANTS: Mutant[] = [
     name: 'drops-allow-on-405',
     breaks: '§4 a 405 carries Allow',
     caughtBy: /allow/i,
-    apply({ app }) {
-      app.addHook('onSend', async (_request, reply, payload) => {
-        reply.removeHeader('allow')
-        return payload
+    apply(internals) {
+      rewriteResponse(internals, (response) => {
+        delete response.headers.allow
       })
     },
   },
@@ -536,10 +535,10 @@ export const MUTANTS: Mutant[] = [
     name: 'accepts-oversized-bodies-as-bad-requests',
     breaks: '§5 bodies over 16 KiB are a 413',
     caughtBy: /413|16 KiB|too large/i,
-    apply({ app }) {
-      rewriteJson(app, (body, _request, reply) => {
-        if (reply.statusCode !== 413) return body
-        reply.code(400)
+    apply(internals) {
+      rewriteJson(internals, (body, _request, response) => {
+        if (response.status !== 413) return body
+        response.status = 400
         return {
           ...body,
           status: 400,
@@ -554,16 +553,20 @@ export const MUTANTS: Mutant[] = [
     name: 'answers-unknown-routes',
     breaks: '§4 any other path under /api is a 404',
     caughtBy: /404|unknown route|NOT_FOUND/i,
-    apply({ app }) {
-      app.get('/api/nothing', async () => ({ data: [] }))
+    apply(internals) {
+      wrapEngine(internals, async (request, next) =>
+        pathOf(request) === '/api/nothing'
+          ? { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: '{"data":[]}' }
+          : next(request),
+      )
     },
   },
   {
     name: 'drops-a-required-field',
     breaks: '§1 every user has createdAt (schema conformance)',
     caughtBy: /body-matches-schema|createdAt/i,
-    apply({ app }) {
-      rewriteJson(app, (body) => {
+    apply(internals) {
+      rewriteJson(internals, (body) => {
         const data = body.data as Record<string, unknown> | undefined
         if (data && !Array.isArray(data)) delete data.createdAt
         return body
@@ -823,16 +826,18 @@ export const MUTANTS: Mutant[] = [
     name: 'gives-about-blank-its-own-title',
     breaks: '§5 with type about:blank, title is the reason phrase of the status',
     caughtBy: /with about:blank, title is the reason phrase/i,
-    apply({ app }) {
-      rewriteJson(app, (body) => (body.type === 'about:blank' ? { ...body, title: 'Something went wrong' } : body))
+    apply(internals) {
+      rewriteJson(internals, (body) =>
+        body.type === 'about:blank' ? { ...body, title: 'Something went wrong' } : body,
+      )
     },
   },
   {
     name: 'lists-100-issues-without-counting-them',
     breaks: '§5 when more than 100 issues are found, detail says how many',
     caughtBy: /when there were more, detail says how many/i,
-    apply({ app }) {
-      rewriteJson(app, (body) =>
+    apply(internals) {
+      rewriteJson(internals, (body) =>
         Array.isArray(body.errors) && body.errors.length === 100 ? { ...body, detail: 'The body is invalid.' } : body,
       )
     },
@@ -841,8 +846,8 @@ export const MUTANTS: Mutant[] = [
     name: 'leaves-pointers-unescaped',
     breaks: '§5 a pointer escapes ~ and / (RFC 6901)',
     caughtBy: /escapes ~ as ~0 and \/ as ~1/i,
-    apply({ app }) {
-      rewriteJson(app, (body) => {
+    apply(internals) {
+      rewriteJson(internals, (body) => {
         if (!Array.isArray(body.errors)) return body
         const errors = (body.errors as Array<{ path: string }>).map((error) => ({
           ...error,
@@ -896,9 +901,10 @@ export const MUTANTS: Mutant[] = [
     name: 'crashes-on-a-bad-query',
     breaks: '§3/§5 bad input is a 4xx, never a 500',
     caughtBy: /500|status-is-documented/i,
-    apply({ app }) {
-      app.addHook('preValidation', async (request) => {
-        if ((request.query as Record<string, unknown>).limit === 'abc') throw new Error('boom')
+    apply(internals) {
+      rewriteRequest(internals, (request) => {
+        if (new URLSearchParams(request.url.split('?')[1] ?? '').get('limit') === 'abc') throw new Error('boom')
+        return request
       })
     },
   },
