@@ -62,14 +62,20 @@ export async function measureMswBundle(scratch: string): Promise<Report['mswBund
   }
 }
 
-/** The module `users-api-kit/msw` names in package.json's exports, else the build's dist/msw/index.js. */
+/**
+ * The module a browser bundler takes for `users-api-kit/msw` from package.json's exports (the `import`
+ * condition, and under it anything but `node`), else the build's dist/msw/index.js.
+ */
 async function resolveMswEntry(): Promise<string> {
-  const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
-    exports?: Record<string, string | Record<string, string>>
-  }
-  const target = pkg.exports?.['./msw']
-  const path = typeof target === 'string' ? target : (target?.import ?? target?.default)
-  return join(ROOT, path ?? 'dist/msw/index.js')
+  const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { exports?: Record<string, unknown> }
+  return join(ROOT, browserEntry(pkg.exports?.['./msw']) ?? 'dist/msw/index.js')
+}
+
+function browserEntry(target: unknown): string | undefined {
+  if (typeof target === 'string') return target
+  if (typeof target !== 'object' || target === null) return undefined
+  const conditions = target as Record<string, unknown>
+  return browserEntry(conditions['browser'] ?? conditions['import'] ?? conditions['default'])
 }
 
 /** `starts` and every chunk they import, by the given kinds of import. */

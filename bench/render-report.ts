@@ -1,3 +1,4 @@
+import { PINNING } from './server-process.js'
 import { checkGoals, formatCount } from './check-goals.js'
 import { median, type LoadFigures } from './load.js'
 import { markdownTable } from './markdown-table.js'
@@ -13,7 +14,7 @@ export function renderReport(report: Report): string {
   ].filter(Boolean)
   return [
     `Measured on ${machine.date} (UTC) with \`npm run bench\`, in ${report.totalSeconds.toFixed(0)} s.`,
-    `Machine: ${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}, ${machine.os}; shared and noisy, so speed figures are ratios to a bare Fastify server measured in the same run. Other work on it: ${report.contention.atStart} at the start, ${report.contention.atEnd} at the end. Code: ${machine.code}. Load generator: ${report.loadGenerator.description}.`,
+    `Machine: ${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}, ${machine.os}; shared and noisy, so speed figures are ratios to a bare Fastify server measured in the same run. Other work on it: ${report.contention.atStart} at the start, ${report.contention.atEnd} at the end. Code: ${machine.code}. Load generator: ${report.loadGenerator.description}. Cores: ${PINNING.description}.`,
     '',
     '## Goals',
     '',

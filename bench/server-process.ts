@@ -3,8 +3,11 @@ import { readFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
+import { cpuPinning } from './cpu-pinning.js'
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url))
+/** Servers on a core of their own, away from the load generator's (cpu-pinning.ts). */
+export const PINNING = cpuPinning()
 export const MOCK_CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url))
 const BARE_SERVER = fileURLToPath(new URL('./bare-server.js', import.meta.url))
 /** The mock's banner line `  API      http://127.0.0.1:PORT/api/users`; the bare server's `listening URL`. */
@@ -112,7 +115,8 @@ export function startServer(launch: Launch, timeoutMs = 60_000): Promise<ServerP
 }
 
 export function spawnServer({ args, env, stdout = 'pipe' }: Launch): ChildProcess {
-  return spawn(process.execPath, args, {
+  const [file, pinnedArgs] = PINNING.server(process.execPath, args)
+  return spawn(file, pinnedArgs, {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', stdout === 'discard' ? 'ignore' : 'pipe', 'pipe'],

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import type { LoadOptions, LoadRun } from './load.js'
 import { cpuMsOfStat } from './process-cpu.js'
+import { PINNING } from './server-process.js'
 
 const run = promisify(execFile)
 const REPORT_SCRIPT = fileURLToPath(new URL('./wrk-report.lua', import.meta.url))
@@ -31,7 +32,8 @@ export async function runWrk({
 }: LoadOptions): Promise<Omit<LoadRun, 'serverCpuMs'>> {
   const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', REPORT_SCRIPT]
   for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`)
-  const { stdout } = await run('wrk', [...args, url], { maxBuffer: 16 * 1024 * 1024 })
+  const [file, pinnedArgs] = PINNING.loadGenerator('wrk', [...args, url])
+  const { stdout } = await run(file, pinnedArgs, { maxBuffer: 16 * 1024 * 1024 })
   const json = /^BENCH_RESULT (.*)$/m.exec(stdout)?.[1]
   if (json === undefined) throw new Error(`wrk ${args.join(' ')} ${url}: no BENCH_RESULT line\n${stdout}`)
   const result = JSON.parse(json) as WrkResult

@@ -31,7 +31,7 @@ function countingEngine() {
 describe('answers reused while the state stands', () => {
   test('the same GET on the same state is answered once by the engine, then from the cache', async () => {
     const { state, engine, calls } = countingEngine()
-    const handle = cacheAnswers(engine, () => state.store, { simulates: false })
+    const { handle } = cacheAnswers(engine, () => state.store, { simulates: false })
     const first = await handle(me())
     expect(await handle(me())).toBe(first)
     expect(calls()).toBe(1)
@@ -39,7 +39,7 @@ describe('answers reused while the state stands', () => {
 
   test('a change, a reset or another store is never answered from before it', async () => {
     const { state, engine, bump, calls } = countingEngine()
-    const handle = cacheAnswers(engine, () => state.store, { simulates: false })
+    const { handle } = cacheAnswers(engine, () => state.store, { simulates: false })
     await handle(me())
     bump()
     expect((await handle(me())).body).toBe('/api/users/me at 1')
@@ -57,7 +57,7 @@ describe('answers reused while the state stands', () => {
       bump() // another request's PATCH lands before this answer is handed back
       return answer
     }
-    const handle = cacheAnswers(engine, () => state.store, { simulates: false })
+    const { handle } = cacheAnswers(engine, () => state.store, { simulates: false })
     await handle(me())
     await handle(me())
     expect(called).toBe(2)
@@ -65,7 +65,7 @@ describe('answers reused while the state stands', () => {
 
   test('the caller, the method and the target are part of the key; Prefer, a body and writes are never kept', async () => {
     const { state, engine, calls } = countingEngine()
-    const handle = cacheAnswers(engine, () => state.store, { simulates: false })
+    const { handle } = cacheAnswers(engine, () => state.store, { simulates: false })
     await handle(me())
     await handle(me({ authorization: 'Bearer viewer-token' }))
     await handle({ ...me(), method: 'HEAD' })
@@ -79,9 +79,21 @@ describe('answers reused while the state stands', () => {
     expect(calls()).toBe(10)
   })
 
+  test('reuse() gives the kept answer of this very request on this state, and nothing once the state moved', async () => {
+    const { state, engine, bump } = countingEngine()
+    const { handle, reuse } = cacheAnswers(engine, () => state.store, { simulates: false })
+    expect(reuse(me())).toBeUndefined()
+    const answer = await handle(me())
+    expect(reuse(me())).toBe(answer)
+    expect(reuse(me({ authorization: 'Bearer viewer-token' }))).toBeUndefined()
+    expect(reuse({ ...me(), method: 'PATCH' })).toBeUndefined()
+    bump()
+    expect(reuse(me())).toBeUndefined()
+  })
+
   test('while the mock simulates latency or failures, every request reaches the engine', async () => {
     const { state, engine, calls } = countingEngine()
-    const handle = cacheAnswers(engine, () => state.store, { simulates: true })
+    const { handle } = cacheAnswers(engine, () => state.store, { simulates: true })
     await handle(me())
     await handle(me())
     expect(calls()).toBe(2)
@@ -89,7 +101,7 @@ describe('answers reused while the state stands', () => {
 
   test('at most 1,000 answers are kept, the least recently used going first', async () => {
     const { state, engine, calls } = countingEngine()
-    const handle = cacheAnswers(engine, () => state.store, { simulates: false })
+    const { handle } = cacheAnswers(engine, () => state.store, { simulates: false })
     for (let index = 0; index <= 1_000; index += 1) await handle({ ...me(), url: `/api/users?page=${index + 1}` })
     expect(calls()).toBe(1_001)
     await handle({ ...me(), url: '/api/users?page=1001' })

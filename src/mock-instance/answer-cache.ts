@@ -12,6 +12,17 @@ interface KeptAnswer {
   response: EngineResponse
 }
 
+/** The engine behind its cache of answers, and the cache's own door. */
+export interface CachedEngine {
+  /** Answers every request: from the cache when it kept this one's answer on this state, else the engine. */
+  handle: Engine
+  /**
+   * The answer kept for this very request on the state as it is now, or undefined: a transport may write
+   * it at once, without the engine's asynchronous path.
+   */
+  reuse(request: EngineRequest): EngineResponse | undefined
+}
+
 /**
  * A run-time cache of the engine's answers to GET and HEAD: the same request (method, target, token) on the
  * same state gets the same answer, so a page read again costs a lookup instead of a listing and its JSON.
@@ -21,22 +32,31 @@ interface KeptAnswer {
  * going first.
  *
  * @example
- * const handle = cacheAnswers(engine, () => state.store, { simulates: false })
+ * const { handle, reuse } = cacheAnswers(engine, () => state.store, { simulates: false })
  */
-export function cacheAnswers(engine: Engine, store: () => UserStore, { simulates }: { simulates: boolean }): Engine {
-  if (simulates) return engine
+export function cacheAnswers(
+  engine: Engine,
+  store: () => UserStore,
+  { simulates }: { simulates: boolean },
+): CachedEngine {
+  if (simulates) return { handle: engine, reuse: () => undefined }
   const kept = new Map<string, KeptAnswer>()
-  return async (request) => {
+  const reuse = (request: EngineRequest): EngineResponse | undefined => {
+    const key = keyOf(request)
+    const found = key === undefined ? undefined : kept.get(key)
+    const current = store()
+    if (key === undefined || !found || found.store !== current || found.revision !== current.revision) return undefined
+    // Most recently used last: Map keeps insertion order.
+    kept.delete(key)
+    kept.set(key, found)
+    return found.response
+  }
+  const handle: Engine = async (request) => {
     const key = keyOf(request)
     if (key === undefined) return engine(request)
+    const reused = reuse(request)
+    if (reused) return reused
     const current = store()
-    const found = kept.get(key)
-    if (found && found.store === current && found.revision === current.revision) {
-      // Most recently used last: Map keeps insertion order.
-      kept.delete(key)
-      kept.set(key, found)
-      return found.response
-    }
     const revision = current.revision
     const response = await engine(request)
     // Kept only when nothing changed while the engine answered (another request's PATCH, a reset):
@@ -48,6 +68,7 @@ export function cacheAnswers(engine: Engine, store: () => UserStore, { simulates
     }
     return response
   }
+  return { handle, reuse }
 }
 
 /** Method, request target and credentials, for the reads whose answer depends on nothing else. */

@@ -1,5 +1,6 @@
 import type { MockState } from '../domain/mock-state.js'
 import { parseState, parseStateInSteps } from '../domain/parse-state.js'
+import type { EngineRequest, EngineResponse } from '../engine/engine-request.js'
 import { createEngine, type Engine } from '../engine/handle-request.js'
 import type { SimulatedConditions } from '../engine/simulated-conditions.js'
 import { DEFAULT_SEED_OPTIONS } from '../seed/default-seed-options.js'
@@ -35,6 +36,11 @@ export interface UsersApiMockOptions extends SimulatedConditions {
 export interface UsersApiMock {
   /** Answers one request of the users API (what every transport calls). */
   handle: Engine
+  /**
+   * The answer `handle` gave this very request (a GET or HEAD, same target and token) on the state as it
+   * is now, when it kept one; else undefined. A transport may write it at once (src/server/engine-listener.ts).
+   */
+  reuse(request: EngineRequest): EngineResponse | undefined
   /** The current state and the state `reset()` returns to. */
   readonly state: StateHolder
   /** The state the mock was seeded with. */
@@ -85,7 +91,7 @@ export async function createUsersApiMock(options: UsersApiMockOptions = {}): Pro
     ...(options.onUnexpectedError ? { onUnexpectedError: options.onUnexpectedError } : {}),
   })
   const simulates = options.latency !== undefined || (options.failRate ?? 0) > 0
-  const handle = cacheAnswers(engine, () => state.store, { simulates })
+  const { handle, reuse } = cacheAnswers(engine, () => state.store, { simulates })
   function* replaceStateInSteps(input: unknown): Generator<void, { organizations: number; users: number }> {
     // Validated whole before anything changes: a bad document keeps the old state.
     const replacement = yield* parseStateInSteps(input, validateState)
@@ -95,6 +101,7 @@ export async function createUsersApiMock(options: UsersApiMockOptions = {}): Pro
   }
   return {
     handle,
+    reuse,
     state,
     seed,
     webhooks,

@@ -111,7 +111,8 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   const answerWithEngine = createEngineListener({
     mock: options.mock,
     cors: apiCors,
-    onAnswered: (answered) => logAnswered(app.log, answered),
+    // --quiet: no line to write, so nothing is timed or built for one.
+    ...(isLevelEnabled(app.log, 'info') ? { onAnswered: (answered) => logAnswered(app.log, answered) } : {}),
     onUnexpectedError: (error) =>
       app.log.error({ err: error }, 'Unexpected error answering a request of the users API.'),
     closing: () => closing,

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { EngineResponse } from '../engine/engine-request.js'
+import type { EngineRequest, EngineResponse } from '../engine/engine-request.js'
 import { toProblemResponse } from '../engine/problems.js'
 import { AppError } from '../errors.js'
 import { answerCorsHeaders, preflightHeaders, type CorsOrigins } from '../mock-instance/cors-rule.js'
@@ -11,7 +11,7 @@ export interface AnsweredRequest {
   method: string
   url: string
   status: number
-  /** From the request's arrival to its answer's last byte handed to the socket. */
+  /** From the request's arrival to its answer handed to the socket. */
   milliseconds: number
   /** The caller's role, when the engine authenticated them. */
   role?: string | undefined
@@ -39,58 +39,70 @@ export interface EngineListenerOptions {
  * http.createServer(createEngineListener({ mock, cors: true }))
  */
 export function createEngineListener(options: EngineListenerOptions) {
-  // The bytes of each answer the engine hands out again (its answer cache: mock-instance/answer-cache.ts)
-  // are encoded once: a page of 20 users is written as it was, not encoded anew per request.
-  const encodedBodies = new WeakMap<EngineResponse, Buffer>()
-  const bytesOf = (response: EngineResponse, body: string): Buffer => {
-    let bytes = encodedBodies.get(response)
-    if (!bytes) {
-      bytes = Buffer.from(body)
-      encodedBodies.set(response, bytes)
+  const corsOrigins = options.cors
+  // The headers of each answer the engine hands out again (its answer cache, mock-instance/answer-cache.ts)
+  // to a request without Origin, built once with their CORS part and Content-Length: a page of 20 users
+  // read again costs a lookup, not an object and a byte count a request. Gone with the answer.
+  const headersWithoutOrigin = new WeakMap<EngineResponse, Record<string, string>>()
+  const headersOf = (answer: EngineResponse, origin: string | undefined): Record<string, string> => {
+    if (origin === undefined) {
+      const built = headersWithoutOrigin.get(answer)
+      if (built) return built
     }
-    return bytes
+    const headers: Record<string, string> =
+      corsOrigins === false ? { ...answer.headers } : { ...answer.headers, ...answerCorsHeaders(origin, corsOrigins) }
+    if (answer.body !== undefined) headers['content-length'] = String(Buffer.byteLength(answer.body))
+    if (origin === undefined) headersWithoutOrigin.set(answer, headers)
+    return headers
   }
 
   return function answerWithEngine(request: IncomingMessage, response: ServerResponse): void {
-    const started = performance.now()
+    // A read answered before on this very state: written at once, in the request's own turn.
+    const reused = announcesBody(request) ? undefined : options.mock.reuse(toEngineRequest(request, undefined))
+    if (reused) {
+      const started = options.onAnswered ? performance.now() : 0
+      send(response, reused, single(request.headers.origin))
+      answered(request, reused.status, started, reused.role)
+      return
+    }
+    answer(request, response).catch((error: unknown) => {
+      // The answer could not be written (the connection went away meanwhile): nothing left to answer.
+      options.onUnexpectedError?.(error)
+      response.destroy()
+    })
+  }
+
+  async function answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const started = options.onAnswered ? performance.now() : 0
     const origin = single(request.headers.origin)
-    if (request.method === 'OPTIONS' && options.cors !== false) {
+    if (request.method === 'OPTIONS' && corsOrigins !== false) {
       const asked = { origin, requestHeaders: single(request.headers['access-control-request-headers']) }
-      write(response, 204, preflightHeaders(asked, options.cors))
+      response.writeHead(204, preflightHeaders(asked, corsOrigins)).end()
       answered(request, 204, started)
       return
     }
-    readBody(request)
-      .then((body) =>
-        options.mock.handle({
-          method: request.method ?? 'GET',
-          url: request.url ?? '/',
-          headers: headersOf(request),
-          body,
-        }),
-      )
-      .catch((error: unknown) => {
-        options.onUnexpectedError?.(error)
-        return toProblemResponse(new AppError('INTERNAL', 'The mock met an unexpected error; its log says more.'))
-      })
-      .then((answer) => {
-        const headers =
-          options.cors === false
-            ? { ...answer.headers }
-            : { ...answer.headers, ...answerCorsHeaders(origin, options.cors) }
-        if (options.closing?.()) headers['connection'] = 'close'
-        write(response, answer.status, headers, answer.body === undefined ? undefined : bytesOf(answer, answer.body))
-        answered(request, answer.status, started, answer.role)
-      })
-      .catch((error: unknown) => {
-        // The connection went away while the answer was written: nothing left to answer.
-        options.onUnexpectedError?.(error)
-        response.destroy()
-      })
+    let engineAnswer: EngineResponse
+    try {
+      const body = announcesBody(request) ? await readBody(request) : undefined
+      engineAnswer = await options.mock.handle(toEngineRequest(request, body))
+    } catch (error) {
+      options.onUnexpectedError?.(error)
+      engineAnswer = toProblemResponse(new AppError('INTERNAL', 'The mock met an unexpected error; its log says more.'))
+    }
+    send(response, engineAnswer, origin)
+    answered(request, engineAnswer.status, started, engineAnswer.role)
+  }
+
+  function send(response: ServerResponse, engineAnswer: EngineResponse, origin: string | undefined): void {
+    const headers = headersOf(engineAnswer, origin)
+    response.writeHead(engineAnswer.status, options.closing?.() ? { ...headers, connection: 'close' } : headers)
+    // A string: node writes it in one piece with the head (a Buffer went out as a second, slower writev).
+    response.end(engineAnswer.body)
   }
 
   function answered(request: IncomingMessage, status: number, started: number, role?: string): void {
-    options.onAnswered?.({
+    if (!options.onAnswered) return
+    options.onAnswered({
       method: request.method ?? 'GET',
       url: request.url ?? '/',
       status,
@@ -100,33 +112,35 @@ export function createEngineListener(options: EngineListenerOptions) {
   }
 }
 
-function write(response: ServerResponse, status: number, headers: Record<string, string>, body?: Buffer): void {
-  if (body !== undefined) headers['content-length'] = String(body.length)
-  response.writeHead(status, headers)
-  response.end(body)
-}
-
-/** Node's headers (lower-case names; set-cookie as an array) as the engine's record. */
-function headersOf(request: IncomingMessage): Record<string, string | undefined> {
-  const record: Record<string, string | undefined> = {}
-  for (const [name, value] of Object.entries(request.headers))
-    record[name] = Array.isArray(value) ? value.join(', ') : value
-  return record
+/**
+ * The request as the engine takes it. Node joins a repeated header into one string but for `set-cookie`
+ * (an array), which the engine never reads: its headers are handed over as they are, not copied.
+ */
+function toEngineRequest(request: IncomingMessage, body: Uint8Array | undefined): EngineRequest {
+  return {
+    method: request.method ?? 'GET',
+    url: request.url ?? '/',
+    headers: request.headers as EngineRequest['headers'],
+    body,
+  }
 }
 
 function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value
 }
 
+/** Whether the request announces a body: most (GETs) do not, and nothing is waited for. */
+function announcesBody(request: IncomingMessage): boolean {
+  const { 'content-length': length, 'transfer-encoding': encoding } = request.headers
+  return encoding !== undefined || (length !== undefined && length !== '0')
+}
+
 /**
- * The body's first `BODY_LIMIT + 1` bytes, when the request announces one: enough for the engine to tell
- * that it is over the limit (413). The rest is read and dropped, so that the connection can carry the next
- * request; the server's request timeout bounds a body that never ends. Most requests (GETs) announce none,
- * and nothing is waited for.
+ * The body's first `BODY_LIMIT + 1` bytes: enough for the engine to tell that it is over the limit (413).
+ * The rest is read and dropped, so that the connection can carry the next request; the server's request
+ * timeout bounds a body that never ends.
  */
 async function readBody(request: IncomingMessage): Promise<Uint8Array | undefined> {
-  const { 'content-length': length, 'transfer-encoding': encoding } = request.headers
-  if (encoding === undefined && (length === undefined || length === '0')) return undefined
   const chunks: Buffer[] = []
   let kept = 0
   for await (const chunk of request as AsyncIterable<Buffer>) {
