@@ -130,22 +130,47 @@ describe('deliveries', () => {
     expect(status).toBe(307)
     expect(elsewhere.hits).toEqual([])
   })
+
+  test('a kept-alive connection carries many deliveries, checked once when it connected, and nothing piles up on it', async () => {
+    const receiver = await countingServer(() => [204, {}])
+    const hosts = createWebhookHosts()
+    cleanups.push(() => hosts.close())
+    const warnings: string[] = []
+    const onWarning = (warning: Error): number => warnings.push(`${warning.name}: ${warning.message}`)
+    process.on('warning', onWarning)
+    cleanups.push(() => void process.off('warning', onWarning))
+    for (let delivery = 0; delivery < 25; delivery += 1) {
+      const status = await hosts.send(`${receiver.url}/hooks`, {
+        headers: {},
+        body: '{}',
+        signal: AbortSignal.timeout(2_000),
+      })
+      expect(status).toBe(204)
+    }
+    // Warnings are emitted on the next tick.
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(receiver.hits).toHaveLength(25)
+    expect(receiver.connections()).toBeLessThan(25)
+    expect(warnings).toEqual([])
+  })
 })
 
 /** A server on 127.0.0.1 that answers every request as told and counts them. */
 async function countingServer(
   answer: () => [number, Record<string, string>],
-): Promise<{ url: string; hits: string[] }> {
+): Promise<{ url: string; hits: string[]; connections: () => number }> {
   const hits: string[] = []
+  let connections = 0
   const server: Server = createServer((incoming, outgoing) => {
     hits.push(incoming.url ?? '')
     const [status, headers] = answer()
     outgoing.writeHead(status, headers).end()
   })
+  server.on('connection', () => (connections += 1))
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   cleanups.push(() => {
     server.closeAllConnections()
     server.close()
   })
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits }
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits, connections: () => connections }
 }

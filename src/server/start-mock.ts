@@ -10,7 +10,6 @@ import type { StateHolder } from '../mock-instance/state-holder.js'
 import type { TokenListing } from '../mock-instance/token-listing.js'
 import { DEFAULT_SEED_OPTIONS } from '../seed/default-seed-options.js'
 import { readFixtureFile } from '../seed/read-fixtures.js'
-import { compileOperations } from '../spec/compile-operations.js'
 import { validateDefaultState } from '../spec/default-operations.js'
 import { loadSpec } from '../spec/load-spec.js'
 import { buildApp } from './build-app.js'
@@ -84,7 +83,11 @@ export interface MockApp {
 /** The mock's Fastify server, built and seeded but not listening: for `inject()` tests and for the CLI. */
 export async function createMockApp(options: MockOptions = {}): Promise<MockApp> {
   const spec = options.spec === undefined ? undefined : await loadSpec(options.spec)
-  const compiled = spec === undefined ? undefined : compileOperations(spec.dereferenced)
+  // Ajv's compiler is loaded only for another document: the kit's own validators are generated code.
+  const compiled =
+    spec === undefined
+      ? undefined
+      : (await import('../spec/compile-operations.js')).compileOperations(spec.dereferenced)
   const validateState = compiled?.validateState ?? validateDefaultState
   const fixtures = options.fixtures === undefined ? undefined : await readFixtureFile(options.fixtures, validateState)
   const saved =

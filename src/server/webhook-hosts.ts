@@ -84,8 +84,13 @@ export function createWebhookHosts(
             letGo(answer)
           },
         )
-        // Checked where it connected, not only where DNS said: the two may differ.
-        if (!trusted) outgoing.once('socket', (socket: Socket) => socket.once('connect', () => recheck(socket, host)))
+        // Checked where it connected, not only where DNS said: the two may differ. A kept-alive socket the
+        // agent hands out again was checked when it connected (a listener added to it each time never ran,
+        // and piled up: node's MaxListenersExceededWarning after 10 deliveries).
+        if (!trusted)
+          outgoing.once('socket', (socket: Socket) => {
+            if (socket.connecting) socket.once('connect', () => recheck(socket, host))
+          })
         outgoing.once('error', fail)
         outgoing.end(body)
       }),
