@@ -15,6 +15,10 @@ const COLD_START_GOAL = 1.3
 /** Gzipped, 1 KB = 1,000 bytes. */
 const MSW_BUNDLE_GOAL_KB = 80
 const SUITE_GOAL_SECONDS = 15
+/** Server CPU per request, mock / bare, for the rows with a throughput goal run --quiet. */
+const CPU_PER_REQUEST_GOAL = 1.5
+/** µs per fetch under msw/node, users-api-kit/msw / a hand-written handler. */
+const MSW_IN_PROCESS_GOAL = 1.2
 /** A load generator busier than this may have set the pace rather than the server. */
 const BUSY_LOAD_GENERATOR = 0.9
 
@@ -39,6 +43,30 @@ export function checkGoals(report: Report): Check[] {
       goal: `≥ ${goal.toFixed(1)}`,
       pass: ratio >= goal,
       ...(caveats.length === 0 ? {} : { caveat: caveats.join('; ') }),
+    })
+  }
+  for (const row of report.throughput.filter((row) => row.goal !== undefined && row.label.endsWith('--quiet'))) {
+    const mock = row.mock.serverCpuPerRequestUs
+    const bare = row.bare.serverCpuPerRequestUs
+    const ratio = mock === undefined || bare === undefined ? undefined : mock / bare
+    checks.push({
+      figure: `${row.label}: server CPU per request, mock / bare`,
+      measured: ratio === undefined ? 'not measured' : ratio.toFixed(2),
+      goal: `≤ ${CPU_PER_REQUEST_GOAL}`,
+      pass: ratio !== undefined && ratio <= CPU_PER_REQUEST_GOAL,
+    })
+  }
+  for (const [name, label] of [
+    ['me', 'GET /api/users/me'],
+    ['page', 'GET /api/users?limit=20'],
+  ] as const) {
+    const { kit, hand } = report.mswInProcess.results[name]
+    const ratio = median(kit) / median(hand)
+    checks.push({
+      figure: `In process, ${label}: a fetch under msw/node's setupServer through users-api-kit/msw / a hand-written msw handler answering the same bytes (median µs)`,
+      measured: ratio.toFixed(2),
+      goal: `≤ ${MSW_IN_PROCESS_GOAL}`,
+      pass: ratio <= MSW_IN_PROCESS_GOAL,
     })
   }
   const { coldStart } = report

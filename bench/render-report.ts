@@ -129,6 +129,8 @@ export function renderReport(report: Report): string {
     '',
     ...renderProxy(report),
     '',
+    ...renderMswInProcess(report),
+    '',
     '## How measured',
     '',
     `- Every server runs in its own child process (\`node dist/cli/main.js mock --quiet …\`, or \`node bench/bare-server.js\`). ${loadGeneratorLine(report)} ${settings.connections} connections, no pipelining, \`Authorization: Bearer owner-token\`.`,
@@ -164,6 +166,40 @@ function renderProxy({ proxy, settings }: Report): string[] {
     ),
     '',
     `CPU is the mock's process for the direct rows, the proxy's alone for the proxied ones. The proxy judged ${formatCount(counts.judged)} exchanges: ${counts.violations} violations, ${counts.unchecked} not checked. Its memory after the runs: ${memory ? `${memory.rssMiB.toFixed(0)} MiB RSS, ${memory.peakMiB.toFixed(0)} MiB peak` : 'not measured'}.`,
+  ]
+}
+
+function renderMswInProcess({ mswInProcess }: Report): string[] {
+  const rows = [
+    ['GET /api/users/me', 'me'],
+    ['GET /api/users?limit=20', 'page'],
+  ] as const
+  return [
+    '## 8. In process: a fetch under msw/node',
+    '',
+    markdownTable(
+      [
+        'Request',
+        'body bytes',
+        'hand-written msw handler, µs/fetch',
+        'users-api-kit/msw, µs/fetch',
+        'kit / hand',
+        'rounds',
+      ],
+      rows.map(([label, name]) => {
+        const { kit, hand } = mswInProcess.results[name]
+        return [
+          label,
+          formatCount(mswInProcess.bytes[name]),
+          median(hand).toFixed(1),
+          median(kit).toFixed(1),
+          (median(kit) / median(hand)).toFixed(2),
+          kit.map((value, index) => `${(value / (hand[index] ?? value)).toFixed(2)}`).join(', '),
+        ]
+      }),
+    ),
+    '',
+    "What a frontend's unit test pays per call: `await fetch(url)` and its body read, one after another, in one Node process (bench/msw-fetch-loop.mjs, on the servers' core) with msw/node's `setupServer`, answered either by `createMockHandlers()` of the built package or by an `http.get` handler that returns the very bytes the kit answered (no token, query or state: the plainest msw handler). The two alternate in rounds after a warm-up each; figures are medians of the rounds, and the last column gives each round's ratio.",
   ]
 }
 

@@ -71,6 +71,12 @@ export interface Report {
     /** What the proxy judged during the runs. */
     counts: { exchanges: number; judged: number; violations: number; client: number; unchecked: number }
   }
+  /** Part 8: µs per `fetch` under msw/node, each round, through users-api-kit/msw and a hand-written handler. */
+  mswInProcess: {
+    results: Record<'me' | 'page', { kit: number[]; hand: number[] }>
+    /** The body's length of each answer. */
+    bytes: Record<'me' | 'page', number>
+  }
   totalSeconds: number
   /** How busy the machine was with other work, at the start and at the end of the run. */
   contention: { atStart: string; atEnd: string }

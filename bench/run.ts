@@ -6,6 +6,7 @@
  *
  * Run: npm run bench   (= npm run build && tsx bench/run.ts)
  *      npx tsx bench/run.ts --quick   (short runs to try the harness; leaves BENCHMARKS.md alone)
+ *      npx tsx bench/run.ts --print   (full runs, printed only: e.g. on another Node, for BENCHMARKS.md's notes)
  */
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -19,6 +20,7 @@ import { describeContention, describeMachine } from './describe-machine.js'
 import { measureLargeOrganization } from './large-organization.js'
 import { loadGenerator } from './load-generator.js'
 import { measureMswBundle } from './msw-bundle.js'
+import { measureMswInProcess } from './msw-in-process.js'
 import { measureProxyOverhead } from './proxy-overhead.js'
 import { log } from './progress.js'
 import type { Report, Settings } from './report.js'
@@ -28,7 +30,9 @@ const FULL: Settings = { connections: 10, warmupSeconds: 2, seconds: 5, rounds: 
 const QUICK: Settings = { connections: 10, warmupSeconds: 1, seconds: 2, rounds: 1, coldStarts: 3, suiteRuns: 1 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false } } })
+  const { values } = parseArgs({
+    options: { quick: { type: 'boolean', default: false }, print: { type: 'boolean', default: false } },
+  })
   const settings = values.quick ? QUICK : FULL
   const started = performance.now()
   const machine = describeMachine()
@@ -48,6 +52,8 @@ async function main(): Promise<void> {
     const large = await measureLargeOrganization(settings, scratch)
     const contractSuite = await measureContractSuite(settings.suiteRuns)
     const proxy = await measureProxyOverhead(settings)
+    log('bench: fetch under msw/node, users-api-kit/msw against a hand-written handler…')
+    const mswInProcess = await measureMswInProcess(settings)
     const report: Report = {
       settings,
       machine,
@@ -59,12 +65,14 @@ async function main(): Promise<void> {
       contractSuite,
       mswBundle,
       proxy,
+      mswInProcess,
       totalSeconds: (performance.now() - started) / 1000,
       contention: { atStart: contentionAtStart, atEnd: describeContention() },
     }
-    const text = await writeBenchmarksFile(report, { write: !values.quick })
+    const write = !values.quick && !values.print
+    const text = await writeBenchmarksFile(report, { write })
     console.log(`\n${text}`)
-    log(values.quick ? 'bench: --quick, so BENCHMARKS.md was left alone.' : 'bench: wrote BENCHMARKS.md')
+    log(write ? 'bench: wrote BENCHMARKS.md' : 'bench: --quick or --print, so BENCHMARKS.md was left alone.')
   } finally {
     await rm(scratch, { recursive: true, force: true })
   }
