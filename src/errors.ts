@@ -2,7 +2,7 @@ import type { components } from './spec/users-api.js'
 
 /**
  * The one error type of users-api-kit. The domain throws it with a code; only the HTTP layer knows
- * which status a code maps to (src/mock/problems.ts). The codes are the document's (`Problem.code`).
+ * which status a code maps to (src/engine/problems.ts). The codes are the document's (`Problem.code`).
  */
 export type ErrorCode = components['schemas']['Problem']['code']
 

@@ -21,7 +21,8 @@ let receiverUrl: string
 
 beforeAll(async () => {
   await buildCliOnce()
-  receiver = execa('node', ['-e', RECEIVER])
+  // Killed in afterAll: its end is no failure (reject: false), else an unhandled rejection.
+  receiver = execa('node', ['-e', RECEIVER], { reject: false })
   receiverUrl = await new Promise<string>((resolve) =>
     receiver.stdout?.once('data', (chunk: Buffer) => resolve(`http://127.0.0.1:${chunk.toString().trim()}`)),
   )

@@ -8,7 +8,6 @@ import type { components } from '../spec/users-api.js'
 export type UserUpdatedEvent = components['schemas']['UserUpdatedEvent']
 export type UserDeletedEvent = components['schemas']['UserDeletedEvent']
 export type UserEvent = UserUpdatedEvent | UserDeletedEvent
-export type UserEventType = UserEvent['type']
 export type ChangedField = UserUpdatedEvent['data']['changes'][number]
 
 /** Told of every event, synchronously, inside the change: it must only queue (never throw, never wait). */

@@ -14,7 +14,6 @@ export type UserPatch = Schemas['UserPatch']
 export type PageMeta = Schemas['PageMeta']
 
 export const ROLES = ['CLIENT_OWNER', 'CLIENT_ADMIN', 'CLIENT_VIEWER', 'BOT_USER'] as const satisfies readonly Role[]
-export const STATUSES = ['ACTIVE', 'INVITED', 'SUSPENDED'] as const satisfies readonly Status[]
 
 export interface Organization {
   id: string
