@@ -71,7 +71,11 @@ export function cacheAnswers(
   return { handle, reuse }
 }
 
-/** Method, request target and credentials, for the reads whose answer depends on nothing else. */
+/**
+ * Method, request target and credentials, for the reads whose answer depends on nothing else: of a request's
+ * headers the engine reads only these, `Prefer` (never kept) and, for a body, its type and coding. A header
+ * the engine comes to read must join the key.
+ */
 function keyOf(request: EngineRequest): string | undefined {
   if (request.method !== 'GET' && request.method !== 'HEAD') return undefined
   if (request.headers['prefer'] !== undefined) return undefined

@@ -1,0 +1,27 @@
+import { BaseSequencer, type TestSpecification } from 'vitest/node'
+
+/**
+ * The files that take minutes, longest first. On a fresh clone (CI) vitest has no durations of an earlier
+ * run and orders files by size, so the kill rate (a small file, 3–4 minutes) started near the end and ran
+ * alone for minutes while the other worker had nothing left: 770 s for 1,312 s of files on two workers.
+ */
+const SLOWEST = [
+  'contract-suite-kill-rate',
+  'install-routes',
+  'ci-example-runs-as-written',
+  'cli-verify',
+  'documented-commands-run-as-written',
+  'second-implementation-passes-the-contract-suite',
+]
+
+/** vitest's own order (failed first, then by duration or size), with the slowest files before all others. */
+export default class SlowFilesFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files)
+    const rank = (file: TestSpecification): number => {
+      const index = SLOWEST.findIndex((name) => file.moduleId.endsWith(`/${name}.test.ts`))
+      return index === -1 ? SLOWEST.length : index
+    }
+    return [...sorted].sort((a, b) => rank(a) - rank(b))
+  }
+}
