@@ -143,17 +143,17 @@ for (const route of ['tarball', 'git'] as const) {
           installed = await snapshotTree(kit)
         }, 300_000)
 
-        test.runIf(route === 'tarball' && major === 24)(
-          'installs as the README says, give or take 5 MB and 15 packages',
-          () => {
+        // The README states one install's size: the tarball's on Node 24. Declared there only, so that the
+        // other routes list no silent skip.
+        if (route === 'tarball' && major === 24)
+          test('installs as the README says, give or take 5 MB and 15 packages', () => {
             const stated = /with both peers as (\d+) packages,\s+(\d+) MB/.exec(
               readFileSync(join(ROOT, 'README.md'), 'utf8'),
             )
             expect(stated, 'README.md: "with both peers as N packages, M MB"').not.toBeNull()
             expect(Math.abs(project.megabytes - Number(stated?.[2]))).toBeLessThanOrEqual(5)
             expect(Math.abs(project.packages - Number(stated?.[1]))).toBeLessThanOrEqual(15)
-          },
-        )
+          })
 
         test('installs without an engine warning, and ships dist/ and what the README links to', async () => {
           expect(project.output).not.toMatch(/EBADENGINE|ERESOLVE/)
