@@ -2,6 +2,8 @@ import { runAutocannon } from './autocannon-run.js'
 import { loadGenerator } from './load-generator.js'
 import { readProcessCpuMs } from './process-cpu.js'
 import { runWrk } from './wrk-run.js'
+import { OWNER } from './mock-http.js'
+import { log } from './progress.js'
 
 export interface LoadOptions {
   url: string
@@ -45,6 +47,28 @@ async function runOnce(options: LoadOptions): Promise<LoadRun> {
     ...run,
     serverCpuMs: serverBefore === undefined || serverAfter === undefined ? undefined : serverAfter - serverBefore,
   }
+}
+
+/**
+ * `path` on each server in turn, `settings.rounds` times (a drift of the machine lands on every server
+ * alike), as the owner: each server's runs, by name. `describe` names a run in the progress log.
+ */
+export async function measureAlternately<Name extends string>(
+  servers: ReadonlyArray<readonly [Name, { url: string; pid: number }]>,
+  path: string,
+  settings: Omit<LoadOptions, 'url' | 'headers' | 'serverPid'> & { rounds: number },
+  describe: (name: Name, round: number) => string,
+): Promise<Record<Name, LoadRun[]>> {
+  const runs = Object.fromEntries(servers.map(([name]) => [name, [] as LoadRun[]])) as Record<Name, LoadRun[]>
+  for (let round = 1; round <= settings.rounds; round++) {
+    for (const [name, server] of servers) {
+      log(describe(name, round))
+      runs[name].push(
+        await measureLoad({ ...settings, url: `${server.url}${path}`, headers: OWNER, serverPid: server.pid }),
+      )
+    }
+  }
+  return runs
 }
 
 /** Runs pooled: requests/s over the summed time, percentiles over every response. */

@@ -1,7 +1,6 @@
 import { startOnFirst200 } from './first-200.js'
-import { measureLoad, poolRuns, type LoadRun } from './load.js'
+import { measureAlternately, poolRuns } from './load.js'
 import { OWNER, fetchText } from './mock-http.js'
-import { log } from './progress.js'
 import type { Report, Settings } from './report.js'
 import { MOCK_CLI, mockLaunch, readMemory, startServer, type ServerProcess } from './server-process.js'
 
@@ -34,25 +33,16 @@ export async function measureProxyOverhead(settings: Settings): Promise<Report['
     }
     const rows: Report['proxy']['rows'] = []
     for (const route of ROUTES) {
-      const runs = { direct: [] as LoadRun[], proxied: [] as LoadRun[] }
-      for (let round = 1; round <= settings.rounds; round++) {
-        for (const [name, server] of [
+      const runs = await measureAlternately(
+        [
           ['direct', mock],
           ['proxied', proxy],
-        ] as const) {
-          log(
-            `bench: ${route.label} → ${name === 'direct' ? 'mock' : 'proxy → mock'}, round ${round}/${settings.rounds}`,
-          )
-          runs[name].push(
-            await measureLoad({
-              url: `${server.url}${route.path}`,
-              headers: OWNER,
-              serverPid: server.pid,
-              ...settings,
-            }),
-          )
-        }
-      }
+        ],
+        route.path,
+        settings,
+        (name, round) =>
+          `bench: ${route.label} → ${name === 'direct' ? 'mock' : 'proxy → mock'}, round ${round}/${settings.rounds}`,
+      )
       rows.push({ label: route.label, direct: poolRuns(runs.direct), proxied: poolRuns(runs.proxied) })
     }
     const counts = (

@@ -1,8 +1,7 @@
 import { writeFile } from 'node:fs/promises'
 import { startOnFirst200 } from './first-200.js'
-import { measureLoad, poolRuns, type LoadRun } from './load.js'
+import { measureAlternately, poolRuns, type LoadRun } from './load.js'
 import { OWNER, fetchText } from './mock-http.js'
-import { log } from './progress.js'
 import type { Report, Settings } from './report.js'
 import { bareLaunch, mockLaunch, readMemory, startServer, type ServerProcess } from './server-process.js'
 
@@ -49,23 +48,15 @@ export async function compareThroughput(
     }
     const throughput: Report['throughput'] = []
     for (const route of ROUTES) {
-      const runs = { bare: [] as LoadRun[], mock: [] as LoadRun[] }
-      for (let round = 1; round <= settings.rounds; round++) {
-        for (const [name, server] of [
+      const runs = await measureAlternately(
+        [
           ['bare', bare],
           ['mock', mocks[route.mock]!],
-        ] as const) {
-          log(`bench: ${route.label} → ${name}, round ${round}/${settings.rounds}`)
-          runs[name].push(
-            await measureLoad({
-              url: `${server.url}${route.path}`,
-              headers: OWNER,
-              serverPid: server.pid,
-              ...settings,
-            }),
-          )
-        }
-      }
+        ],
+        route.path,
+        settings,
+        (name, round) => `bench: ${route.label} → ${name}, round ${round}/${settings.rounds}`,
+      )
       throughput.push({
         label: route.label,
         ...(route.goal === undefined ? {} : { goal: route.goal }),

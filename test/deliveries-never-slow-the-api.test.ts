@@ -1,8 +1,9 @@
-import { Agent, request } from 'node:http'
+import { Agent } from 'node:http'
 import { execa } from 'execa'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { MAX_ENDPOINTS } from '../src/webhooks/webhook-endpoints.js'
 import { buildCliOnce, killRunningClis, startCli } from './support/cli-mock-process.js'
+import { renameOnAgent } from './support/kept-alive-patch.js'
 
 // docs/mock.md, "Events": delivery never delays the API's answers. With 100 endpoints and a fast receiver
 // a PATCH took p50 104 ms against 6.7 ms without any: every event was handed to every endpoint in one go.
@@ -39,22 +40,7 @@ async function medianPatchMs(url: string, id: string, count: number): Promise<nu
   const times: number[] = []
   for (let index = 0; index < count; index += 1) {
     const started = performance.now()
-    const status = await new Promise<number>((resolve, reject) => {
-      const outgoing = request(
-        `${url}/api/users/${id}`,
-        {
-          method: 'PATCH',
-          agent,
-          headers: { authorization: 'Bearer owner-token', 'content-type': 'application/json' },
-        },
-        (response) => {
-          response.resume()
-          response.on('end', () => resolve(response.statusCode ?? 0))
-        },
-      )
-      outgoing.on('error', reject)
-      outgoing.end(JSON.stringify({ name: `Name ${index}` }))
-    })
+    const status = await renameOnAgent(url, agent, id, `Name ${index}`)
     expect(status).toBe(200)
     times.push(performance.now() - started)
   }

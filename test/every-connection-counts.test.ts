@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs'
-import { Agent, request } from 'node:http'
+import { Agent } from 'node:http'
 import { connect, type Socket } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { MAX_CONNECTIONS, MAX_EVENT_STREAMS } from '../src/server/connection-guard.js'
 import { startMock, type RunningMock } from '../src/server/start-mock.js'
 import { buildCliOnce, killRunningClis, startCli } from './support/cli-mock-process.js'
+import { renameOnAgent } from './support/kept-alive-patch.js'
 
 // docs/decisions/0010: every kind of connection counts toward the cap, event streams have their own, and
 // a reader that does not read is dropped. Before, 16,860 event streams, slow bodies and delayed requests
@@ -119,7 +120,7 @@ describe('a flood of event streams beside a normal client (the CLI)', () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 4 })
     const outcomes = await Promise.all(
       Array.from({ length: 2_000 }, (_, index) =>
-        patch(url, agent, target.disposable[index % 4]?.id ?? '', `Name ${index}`),
+        renameOnAgent(url, agent, target.disposable[index % 4]?.id ?? '', `Name ${index}`),
       ),
     )
     patching = false
@@ -150,7 +151,7 @@ describe('a flood of event streams beside a normal client (the CLI)', () => {
     for (let round = 0; round < 40; round += 1) {
       await Promise.all(
         Array.from({ length: 10 }, (_, index) =>
-          patch(url, agent, target.disposable[0]?.id ?? '', `Round ${round} ${index} ${'x'.repeat(60)}`),
+          renameOnAgent(url, agent, target.disposable[0]?.id ?? '', `Round ${round} ${index} ${'x'.repeat(60)}`),
         ),
       )
       peak = Math.max(peak, rssOf(pid))
@@ -168,25 +169,4 @@ describe('a flood of event streams beside a normal client (the CLI)', () => {
 function rssOf(pid: number): number {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
   return Number(match?.[1] ?? 0) * 1024
-}
-
-/** A PATCH on the agent's kept-alive connections: its status, or the error code. */
-function patch(url: string, agent: Agent, id: string, name: string): Promise<number | string> {
-  return new Promise((resolve) => {
-    const outgoing = request(
-      `${url}/api/users/${id}`,
-      {
-        method: 'PATCH',
-        agent,
-        headers: { authorization: 'Bearer owner-token', 'content-type': 'application/json' },
-      },
-      (response) => {
-        response.resume()
-        response.on('end', () => resolve(response.statusCode ?? 0))
-        response.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message))
-      },
-    )
-    outgoing.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message))
-    outgoing.end(JSON.stringify({ name }))
-  })
 }
