@@ -2,14 +2,14 @@ import type { Socket } from 'node:net'
 import type { ConnectionError, FastifyReply, FastifyRequest } from 'fastify'
 import { AppError } from '../errors.js'
 import { toProblem, toProblemResponse } from '../engine/problems.js'
-import { toAppError } from './to-app-error.js'
+import { fromRouteError } from './from-route-error.js'
 
 /**
  * Sends an error of the server's own routes (the control routes, Fastify's errors) as problem+json,
  * through the engine's one mapping from code to status and headers.
  */
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, thrown: unknown): FastifyReply {
-  const error = toAppError(thrown)
+  const error = fromRouteError(thrown)
   if (error.code === 'INTERNAL') request.log.error({ err: error.details.cause ?? error }, error.message)
   const response = toProblemResponse(error)
   // A body refused while it still arrives (a 413 of the control routes): Fastify would close the connection
