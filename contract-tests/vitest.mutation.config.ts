@@ -5,12 +5,17 @@ import suiteConfig from './vitest.config.js'
 /**
  * The contract suite as the test of `npm run mutation` (stryker.config.mjs): the same files and
  * settings as `verify`, answered in-process by the mock's engine (mutation/in-process-api.ts) instead of
- * over HTTP, each test file from a fresh state.
+ * over HTTP, each test file from a fresh state; and beside it test/member-index.test.ts, which holds the
+ * member index (list order, role filter, search) to a brute-force filter, bulk builds included,
+ * test/member-index-parts.test.ts, its parts (the memo, the pending changes, the lists), and
+ * test/engine-details.test.ts: the guards no request to the kit's document reaches, the mock's own choices.
  */
 export default mergeConfig(
   suiteConfig,
   defineConfig({
     test: {
+      // Added to the suite's include (mergeConfig joins the lists).
+      include: ['../test/member-index.test.ts', '../test/member-index-parts.test.ts', '../test/engine-details.test.ts'],
       setupFiles: [fileURLToPath(new URL('mutation/set-up-test-file.ts', import.meta.url))],
     },
   }),

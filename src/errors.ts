@@ -28,7 +28,7 @@ export interface ErrorDetails {
 
 /**
  * @example
- * throw new AppError('USER_NOT_FOUND', `No user ${id} in your organization.`, { id })
+ * throw new AppError('USER_NOT_FOUND', `No user ${id} in your organization.`)
  */
 export class AppError extends Error {
   override readonly name = 'AppError'

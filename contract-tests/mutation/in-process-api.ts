@@ -12,7 +12,10 @@ import { createFetchHandler } from '../../src/fetch/index.js'
 /** An origin nothing resolves: a request to it that escaped the in-process route would fail, not pass. */
 export const IN_PROCESS_ORIGIN = 'http://users-api.test'
 
-const handle = createFetchHandler()
+// Organizations of 300 users and more: the state each test file starts from is then filed in bulk by the
+// member index (over 256 users at once, member-index.ts), as a loaded state or a large backend is, and the
+// suite's role filter, order and search checks read lists built that way.
+const handle = createFetchHandler({ users: 300 })
 const mock = await handle.mock
 // The webhook checks' receiver listens on a real socket (the mock delivers with the real fetch). There is
 // no control route in-process to subscribe through: it is subscribed here, on a port chosen now, as a

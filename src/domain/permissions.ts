@@ -21,7 +21,6 @@ function row(list: Grant, read: Grant, rename: Grant, changeRoleOrStatus: Grant,
   return { list, read, rename, 'change-role-or-status': changeRoleOrStatus, delete: remove }
 }
 
-// Stryker disable all: the wording of a detail: docs/contract.md §5 asks for a non-empty one, which the rest of it keeps
 const VERBS: Record<Action, string> = {
   list: 'list',
   read: 'read',
@@ -29,7 +28,6 @@ const VERBS: Record<Action, string> = {
   'change-role-or-status': 'change the role or status of',
   delete: 'delete',
 }
-// Stryker restore all
 
 function allows(caller: User, action: Action, target?: User): boolean {
   const grant = PERMISSIONS[caller.role][action]
@@ -48,14 +46,12 @@ function assertAllowed(caller: User, action: Action, target?: User): void {
 }
 
 /** Which rule of the table refused, in words. */
-// Stryker disable all: the wording of a detail: docs/contract.md §5 asks for a non-empty one, which the rest of it keeps
 const REFUSALS: Record<Grant, (verb: string) => string> = {
   own: (verb) => `may ${verb} only itself`,
   'not-owner': (verb) => `may not ${verb} a CLIENT_OWNER`,
   no: (verb) => `may not ${verb} users`,
   yes: (verb) => `may not ${verb} users`,
 }
-// Stryker restore all
 
 export function assertMayList(caller: User): void {
   assertAllowed(caller, 'list')

@@ -45,15 +45,12 @@ export class UserStore {
   }
 
   /** Counts the changes since construction: whoever saves the state can tell whether it changed. */
-  // Stryker disable all: the mock's own routes and state file (GET /__mock/tokens, /__mock/state, --state-file), not the users API
   get revision(): number {
     return this.changes
   }
-  // Stryker restore all
 
   /** Adds a user (seeding, the mock's disposable users). The state was validated before. */
   addUser({ token, ...fields }: StoredUser): User {
-    // Stryker disable next-line UpdateOperator: the mock's own routes and state file (GET /__mock/tokens, /__mock/state, --state-file), not the users API
     this.changes++
     const user: User = { ...fields }
     this.tenantOf(user.organizationId).members.add(user)
@@ -110,15 +107,12 @@ export class UserStore {
       throw new AppError(
         'INVALID_TRANSITION',
         'The status of an INVITED user cannot be changed; they become active by accepting their invitation.',
-        // Stryker disable next-line ObjectLiteral: details no answer shows
-        { id },
       )
     }
     const changes = changedFields(target, patch)
     const changed = Object.keys(changes) as ChangedField[]
     // CONTRACT §6: a no-op PATCH changes nothing and emits nothing.
     if (changed.length === 0) return target
-    // Stryker disable next-line UpdateOperator: the mock's own routes and state file (GET /__mock/tokens, /__mock/state, --state-file), not the users API
     this.changes++
     const updatedAt = this.nextUpdatedAt(target)
     this.tenantOf(target.organizationId).members.update(target, (user) => Object.assign(user, changes, { updatedAt }))
@@ -134,7 +128,6 @@ export class UserStore {
   deleteUser(caller: User, id: string): void {
     const target = this.findInOrganization(caller, id)
     assertMayDelete(caller, target)
-    // Stryker disable next-line UpdateOperator: the mock's own routes and state file (GET /__mock/tokens, /__mock/state, --state-file), not the users API
     this.changes++
     this.tenantOf(target.organizationId).members.remove(target)
     this.users.delete(target.id)
@@ -154,7 +147,6 @@ export class UserStore {
     return [...this.tenants.values()].map((tenant) => tenant.organization)
   }
 
-  // Stryker disable all: the mock's own routes and state file (GET /__mock/tokens, /__mock/state, --state-file), not the users API
   /** Every token with its user, organization by organization, in list order. */
   tokens(): TokenEntry[] {
     return this.members().flatMap((user) => {
@@ -187,8 +179,6 @@ export class UserStore {
     }
   }
 
-  // Stryker restore all
-
   private members(): User[] {
     return [...this.tenants.values()].flatMap((tenant) => [...tenant.members.query({})])
   }
@@ -197,15 +187,13 @@ export class UserStore {
   private findInOrganization(caller: User, id: string): User {
     const user = this.users.get(id)
     if (!user || user.organizationId !== caller.organizationId) {
-      // Stryker disable next-line ObjectLiteral: details no answer shows
-      throw new AppError('USER_NOT_FOUND', `No user ${id} in your organization.`, { id })
+      throw new AppError('USER_NOT_FOUND', `No user ${id} in your organization.`)
     }
     return user
   }
 
   private tenantOf(organizationId: string): Tenant {
     const tenant = this.tenants.get(organizationId)
-    // Stryker disable next-line StringLiteral: a guard: every user's organization is in the state (parse-state.ts checks it)
     if (!tenant) throw new AppError('INTERNAL', `No organization ${organizationId}.`)
     return tenant
   }
@@ -216,10 +204,8 @@ export class UserStore {
   }
 }
 
-// Stryker disable all: the wording of a detail: docs/contract.md §5 asks for a non-empty one, which the rest of it keeps (authenticate.ts adds its hint)
 const UNKNOWN_TOKEN = 'The token is unknown or was revoked.'
 const inactiveToken = (status: string): string => `The token belongs to a user who is ${status}.`
-// Stryker restore all
 
 /** CONTRACT §4: names are stored trimmed; setting a field to its value changes nothing. */
 function changedFields(user: User, patch: UserPatch): Partial<User> {
@@ -237,11 +223,8 @@ function changedFields(user: User, patch: UserPatch): Partial<User> {
  */
 function trimmedName(name: string): string {
   const { trimmed, problem } = checkUserName(name)
-  // Stryker disable next-line BlockStatement: the document's pattern refuses these names first (400 /name); this holds for a laxer document
   if (problem !== undefined) {
-    // Stryker disable next-line all: as above
     throw new AppError('VALIDATION_FAILED', `The name ${problem}.`, {
-      // Stryker disable next-line all: as above
       errors: [{ in: 'body', path: '/name', message: problem }],
     })
   }

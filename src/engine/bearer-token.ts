@@ -9,16 +9,13 @@ export type BearerCredentials =
  */
 export function readBearerToken(header: string | undefined): BearerCredentials {
   if (header === undefined) return { kind: 'missing' }
-  // Stryker disable next-line Regex: without `$`, `?` or `+` the same headers are refused with the same 401, or read alike (the line's other variants are killed)
   const match = /^Bearer(?:[ ]+(.*))?$/i.exec(trimSpacesAndTabs(header))
   if (!match) return { kind: 'not-bearer' }
   const token = trimSpacesAndTabs(match[1] ?? '')
   if (token === '') return { kind: 'empty' }
-  // Stryker disable next-line StringLiteral: `kind: 'token'` is the case authenticate() does not name
   return { kind: 'token', token }
 }
 
 function trimSpacesAndTabs(value: string): string {
-  // Stryker disable next-line Regex: trailing white space is one space or tab at most once HTTP has stripped a header's (the line's other variants are killed)
   return value.replace(/^[ \t]+|[ \t]+$/g, '')
 }

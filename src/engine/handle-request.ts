@@ -36,7 +36,6 @@ const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
 export function createEngine(options: EngineOptions): Engine {
   const handlers = findHandlers(options.operations)
   const route = createRouter(options.operations)
-  // Stryker disable next-line LogicalOperator: the mock's simulations (docs/contract.md §7), not the users API
   const conditions = options.conditions ?? {}
 
   return async function handleRequest(request) {
@@ -44,15 +43,12 @@ export function createEngine(options: EngineOptions): Engine {
     try {
       const { path, searchParams } = splitTarget(request.url)
       const segments = decodeSegments(path)
-      // Stryker disable next-line CallExpression: paths outside /api are not the users API
       assertUnderApi(request.method, path, segments) //                    404 outside the users API
       const store = options.store()
       const caller = authenticate(request.headers['authorization'], store) // 401
       role = caller.role
-      // Stryker disable next-line StringLiteral: the mock's simulations (docs/contract.md §7), not the users API
       await delayAsAsked(request.headers['prefer'], conditions) //         Prefer: delay, --latency
       const match: RouteMatch = route(request.method, segments) //        404, 405 with Allow
-      // Stryker disable next-line StringLiteral,CallExpression: the mock's simulations (docs/contract.md §7), not the users API
       failAsAsked(request.headers['prefer'], conditions, match.operation.errorStatuses) // Prefer: code, --fail-rate
       assertBodySize(request.body) //                                      413
       const body = match.operation.jsonBody ? readJsonBody(request.headers, request.body) : undefined // 415, 400
@@ -62,11 +58,7 @@ export function createEngine(options: EngineOptions): Engine {
       return { ...answer(request.method, result.status, result.body), role }
     } catch (error) {
       const appError = toAppError(error)
-      // Stryker disable next-line all: reports an unexpected error to the log; no answer shows it
-      if (appError.code === 'INTERNAL' && !appError.details['simulated']) {
-        // Stryker disable next-line all: as above
-        options.onUnexpectedError?.(appError.details.cause ?? error)
-      }
+      reportUnexpected(appError, error, options.onUnexpectedError)
       const response = toProblemResponse(appError)
       return { ...response, role, ...(request.method === 'HEAD' ? { body: undefined } : {}) }
     }
@@ -79,19 +71,16 @@ function findHandlers(operations: RoutedOperation[]): Map<string, OperationHandl
   const missing: string[] = []
   for (const operation of operations.filter((candidate) => candidate.succeeds)) {
     const handler = OPERATION_HANDLERS[operation.operationId]
-    // Stryker disable next-line ConditionalExpression: every operation of the shipped document has a handler (the line's other variants are killed)
     if (handler) handlers.set(operation.operationId, handler)
-    // Stryker disable next-line CallExpression: as above
     else missing.push(operation.operationId)
   }
-  // Stryker disable next-line ConditionalExpression,StringLiteral: as above
   if (missing.length > 0) throw new Error(`No handler for operation(s) ${missing.join(', ')} of the document.`)
   return handlers
 }
 
 /** `/api/users?page=2`, or an absolute URL: the path as sent and the query. */
 function splitTarget(url: string): { path: string; searchParams: URLSearchParams } {
-  // Stryker disable next-line Regex,StringLiteral: absolute-form targets come from MSW and proxies; the suite's fetch sends origin-form
+  // Absolute-form targets come from MSW and proxies.
   const target = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '')
   const queryStart = target.indexOf('?')
   const path = queryStart === -1 ? target : target.slice(0, queryStart)
@@ -104,12 +93,15 @@ function splitTarget(url: string): { path: string; searchParams: URLSearchParams
 /** Only `/api` and what lies under it is the users API; decoded, so that `/%61pi/…` is too. */
 function assertUnderApi(method: string, path: string, segments: ReturnType<typeof decodeSegments>): void {
   if (segments[0] === 'api') return
-  // Stryker disable all: only paths outside /api get here, and they are not the users API
   throw new AppError(
     'NOT_FOUND',
     `No route ${method} ${path}. The users API lives under /api (docs/contract.md of users-api-kit).`,
   )
-  // Stryker restore all
+}
+
+/** An error the engine did not raise on purpose goes to the log; the answer is the 500 problem alone. */
+function reportUnexpected(appError: AppError, thrown: unknown, report: EngineOptions['onUnexpectedError']): void {
+  if (appError.code === 'INTERNAL' && !appError.details['simulated']) report?.(appError.details.cause ?? thrown)
 }
 
 function answer(method: string, status: number, body: string | undefined): EngineResponse {

@@ -18,12 +18,10 @@ export const PROBLEMS = {
 } as const satisfies Record<ErrorCode, { status: number; title: string }>
 
 /** The code a bare status stands for: the first of the table with that status. */
-// Stryker disable all: used by Prefer: code=… only, one of the mock's simulations (docs/contract.md §7), not the users API
 export function codeForStatus(status: number): ErrorCode | undefined {
   const entry = Object.entries(PROBLEMS).find(([, problem]) => problem.status === status)
   return entry?.[0] as ErrorCode | undefined
 }
-// Stryker restore all
 
 /** The RFC 9457 body of CONTRACT §5. */
 export interface Problem {
@@ -42,11 +40,9 @@ export function toProblem(error: AppError): Problem {
   const { status, title } = PROBLEMS[error.code]
   const problem: Problem = { type: 'about:blank', title, status, code: error.code, detail: error.message }
   if (error.code === 'VALIDATION_FAILED') {
-    // Stryker disable next-line OptionalChaining: every 400 the engine raises lists its issues; the fallback guards a future one
     problem.errors = error.details.errors?.length
       ? error.details.errors
-      : // Stryker disable next-line all: as above
-        [{ in: 'body', path: '', message: error.message }]
+      : [{ in: 'body', path: '', message: error.message }]
   }
   return problem
 }
@@ -59,7 +55,6 @@ export function toProblemResponse(error: AppError): EngineResponse {
     // CONTRACT §2, RFC 6750: `error="invalid_token"` only when a non-empty Bearer token was refused.
     headers['www-authenticate'] = error.details.invalidToken ? 'Bearer error="invalid_token"' : 'Bearer'
   }
-  // Stryker disable next-line ArrayDeclaration: every 405 has its methods
   if (error.code === 'METHOD_NOT_ALLOWED') headers['allow'] = (error.details.allow ?? []).join(', ')
   if (error.details.retryAfter !== undefined) headers['retry-after'] = String(error.details.retryAfter)
   return { status: problem.status, headers, body: JSON.stringify(problem) }
@@ -68,7 +63,6 @@ export function toProblemResponse(error: AppError): EngineResponse {
 /** Whatever was thrown, as an AppError: anything unknown is INTERNAL, whose cause is logged, never sent. */
 export function toAppError(error: unknown): AppError {
   if (isAppError(error)) return error
-  // Stryker disable next-line all: only an error the engine did not raise gets here; no request of the suite finds one
   return new AppError('INTERNAL', 'Something went wrong on our side. It is logged; the request changed nothing.', {
     cause: error,
   })

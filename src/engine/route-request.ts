@@ -71,9 +71,7 @@ function toPathRoutes(operations: RoutedOperation[]): PathRoute[] {
     route.byMethod.set(operation.method, operation)
     if (operation.succeeds) route.allow.push(operation.method)
   }
-  // Stryker disable next-line ArrowFunction,MethodExpression: the document already lists /me before /{id}, which this sort makes sure of
   const literals = (route: PathRoute): number => route.segments.filter((segment) => !isParameter(segment)).length
-  // Stryker disable next-line MethodExpression,ArrowFunction,ArithmeticOperator: as above
   return [...routes.values()].sort((a, b) => literals(b) - literals(a))
 }
 
@@ -93,12 +91,10 @@ function isParameter(segment: string): boolean {
 }
 
 function noRoute(method: string, segments: ReturnType<typeof decodeSegments>, operations: RoutedOperation[]): AppError {
-  // Stryker disable all: the path and the routes as the detail shows them: its wording (docs/contract.md §5)
   const path = `/${segments.map((segment) => (segment === MALFORMED ? '%…' : segment)).join('/')}`
   const routes = operations
     .filter((operation) => operation.succeeds)
     .map((operation) => `${operation.method} ${operation.path}`)
-  // Stryker restore all
   return new AppError(
     'NOT_FOUND',
     `No route ${method} ${path}. The users API answers ${routes.join(', ')} (docs/contract.md of users-api-kit).`,

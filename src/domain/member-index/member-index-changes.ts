@@ -51,7 +51,6 @@ export class PendingChanges {
     else change.after = member
   }
 
-  // Stryker disable all: a choice of speed, not of answers: whether to apply changes one by one or rebuild (member-index.ts)
   get size(): number {
     return this.#changes.size
   }
@@ -67,7 +66,6 @@ export class PendingChanges {
   clear(): void {
     this.#changes.clear()
   }
-  // Stryker restore all
 
   /** The net changes, which are forgotten: the caller applies them. */
   take(): MemberChange[] {

@@ -47,7 +47,6 @@ export class MemberFiling {
   }
 
   /** Files everyone at once, in list order; each list is built at its exact size. */
-  // Stryker disable all: bulk builds (over 256 users at once, or a quarter of ranks deleted) come from loading a state, never from the users API; test/member-index.test.ts holds them to a brute-force filter
   static build(members: Iterable<Member>, maxGramLength: number): MemberFiling {
     const sorted = Array.from(members).sort((a, b) => compareInListOrder(a.user, b.user))
     const count = sorted.length
@@ -62,7 +61,6 @@ export class MemberFiling {
       ]),
     })
   }
-  // Stryker restore all
 
   memberAt(rank: number): Member {
     return this.#members[rank]!
@@ -86,12 +84,10 @@ export class MemberFiling {
   }
 
   /** Taken ranks whose user was deleted: past a share of them, a rebuild is worth it. */
-  // Stryker disable next-line BlockStatement: bulk builds (over 256 users at once, or a quarter of ranks deleted) come from loading a state, never from the users API; test/member-index.test.ts holds them to a brute-force filter
   get deletedCount(): number {
     return this.#deletedCount
   }
 
-  // Stryker disable next-line BlockStatement: bulk builds (over 256 users at once, or a quarter of ranks deleted) come from loading a state, never from the users API; test/member-index.test.ts holds them to a brute-force filter
   get rankCount(): number {
     return this.#users.length
   }

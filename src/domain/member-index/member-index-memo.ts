@@ -17,12 +17,9 @@ export class QueryMemo<Result> {
     const known = this.#results.get(key)
     if (known !== undefined) return known
     const result = compute()
-    // Stryker disable next-line all: a choice of speed, not of answers: storing, evicting or not, the next miss computes the same result
     if (this.capacity === 0) return result
     // A Map iterates in insertion order: the first key is the oldest.
-    // Stryker disable next-line all: as above
     if (this.#results.size >= this.capacity) this.#results.delete(this.#results.keys().next().value!)
-    // Stryker disable next-line all: as above
     this.#results.set(key, result)
     return result
   }

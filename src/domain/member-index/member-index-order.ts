@@ -12,12 +12,10 @@ export function isBeforeInListOrder(a: User, b: User): boolean {
 }
 
 /** A comparator for `Array.prototype.sort` that puts users in list order. */
-// Stryker disable all: bulk builds (over 256 users at once, or a quarter of ranks deleted) come from loading a state, never from the users API; test/member-index.test.ts holds them to a brute-force filter
 export function compareInListOrder(a: User, b: User): number {
   if (isBeforeInListOrder(a, b)) return -1
   return isBeforeInListOrder(b, a) ? 1 : 0
 }
-// Stryker restore all
 
 /**
  * In users sorted in list order, the first position whose user is not before `user`: where they

@@ -26,7 +26,6 @@ export class RankList {
    * @example
    * RankList.where(5, (rank) => rank % 2 === 0).view() // Int32Array [0, 2, 4]
    */
-  // Stryker disable all: bulk builds (over 256 users at once, or a quarter of ranks deleted) come from loading a state, never from the users API; test/member-index.test.ts holds them to a brute-force filter
   static where(count: number, keep: (rank: number) => boolean): RankList {
     let length = 0
     for (let rank = 0; rank < count; rank++) if (keep(rank)) length++
@@ -35,9 +34,7 @@ export class RankList {
     for (let rank = 0; rank < count; rank++) if (keep(rank)) ranks[position++] = rank
     return RankList.over(ranks)
   }
-  // Stryker restore all
 
-  // Stryker disable next-line BlockStatement: a choice of speed, not of answers: read by plan choices and to drop empty lists (member-index.ts, ngram-index.ts)
   get length(): number {
     return this.#length
   }
@@ -62,11 +59,9 @@ export class RankList {
   /** Removes a rank; false when it is not there. */
   delete(rank: number): boolean {
     const position = this.findPosition(rank)
-    // Stryker disable next-line LogicalOperator,BooleanLiteral: never asked to delete a rank it does not hold; the answer only drops empty lists
     if (position === this.#length || this.#ranks[position] !== rank) return false
     this.#ranks.copyWithin(position, position + 1, this.#length)
     this.#length--
-    // Stryker disable next-line BooleanLiteral: as above
     return true
   }
 

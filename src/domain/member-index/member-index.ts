@@ -51,9 +51,7 @@ export class MemberIndex {
   #filing: MemberFiling
 
   constructor({ maxGramLength = MAX_NGRAM_LENGTH, memoSize = 16 }: MemberIndexOptions = {}) {
-    // Stryker disable next-line all: a guard for options the mock never passes (it uses the defaults) (the line's other variants are killed)
     if (!(maxGramLength >= 1 && maxGramLength <= MAX_NGRAM_LENGTH))
-      // Stryker disable next-line all: the throw of a guard the mock's options never trip
       throw new RangeError(`maxGramLength must be 1 to ${MAX_NGRAM_LENGTH}.`)
     this.#maxGramLength = maxGramLength
     this.#memo = new QueryMemo(memoSize)
@@ -74,11 +72,9 @@ export class MemberIndex {
    */
   remove(user: User): boolean {
     const member = this.#members.get(user.id)
-    // Stryker disable next-line BooleanLiteral: no caller reads the answer, and the store never removes someone twice
     if (member === undefined) return false
     this.#members.delete(user.id)
     this.#pending.recordRemove(member)
-    // Stryker disable next-line BooleanLiteral: as above
     return true
   }
 
@@ -108,7 +104,6 @@ export class MemberIndex {
     return this.#memo.remember(`${role ?? ''}\u0000${term}`, () => this.select(term, role))
   }
 
-  // Stryker disable next-line BlockStatement: read by tests and the state file, not by the users API
   get size(): number {
     return this.#members.size
   }
@@ -159,7 +154,7 @@ export class MemberIndex {
 
   private applyPendingChanges(): void {
     if (this.#pending.size === 0) return
-    // Stryker disable all: bulk builds (over 256 users at once, or a quarter of ranks deleted) come from loading a state, never from the users API; test/member-index.test.ts holds them to a brute-force filter
+    // Stryker disable all: a choice of speed, not of answers: rebuild the index or apply the changes one by one (member-index.test.ts compares both with a brute-force filter)
     if (this.#pending.countNewUsers() > REBUILD_AFTER_NEW_USERS) {
       this.#pending.clear()
       return this.rebuild()
@@ -169,7 +164,7 @@ export class MemberIndex {
     let hasChanged = false
     for (const change of this.#pending.take()) hasChanged = this.applyChange(change) || hasChanged
     const { deletedCount, rankCount } = this.#filing
-    // Stryker disable next-line all: bulk builds (over 256 users at once, or a quarter of ranks deleted) come from loading a state, never from the users API; test/member-index.test.ts holds them to a brute-force filter
+    // Stryker disable next-line all: a choice of speed, not of answers: when to rebuild the index rather than apply changes one by one
     if (deletedCount > REBUILD_AFTER_DELETED_MIN && deletedCount > rankCount * REBUILD_AFTER_DELETED_SHARE)
       // Stryker disable next-line all: as above
       return this.rebuild()
@@ -177,12 +172,10 @@ export class MemberIndex {
     if (hasChanged) this.#memo.clear()
   }
 
-  // Stryker disable all: bulk builds (over 256 users at once, or a quarter of ranks deleted) come from loading a state, never from the users API; test/member-index.test.ts holds them to a brute-force filter
   private rebuild(): void {
     this.#filing = MemberFiling.build(this.#members.values(), this.#maxGramLength)
     this.#memo.clear()
   }
-  // Stryker restore all
 
   /** Applies one user's net change; false when no list changes. */
   private applyChange({ before, after }: MemberChange): boolean {

@@ -76,7 +76,6 @@ export class NgramIndex {
    * @example
    * NgramIndex.build(names.length, 3, [(rank) => names[rank]!, (rank) => emails[rank]!])
    */
-  // Stryker disable all: bulk builds (over 256 users at once, or a quarter of ranks deleted) come from loading a state, never from the users API; test/member-index.test.ts holds them to a brute-force filter
   static build(count: number, maxLength: number, textsAt: readonly TextAt[]): NgramIndex {
     const grams = new GramTable()
     const scratch = new KeyScratch(maxLength, textsAt)
@@ -99,7 +98,6 @@ export class NgramIndex {
     for (const [id, ranks] of lists.entries()) index.#postings.set(grams.keyOf(id), RankList.over(ranks))
     return index
   }
-  // Stryker restore all
 
   /** Files a rank under each gram; repeated grams are harmless. */
   add(keys: Iterable<number>, rank: number): void {
@@ -133,7 +131,6 @@ export class NgramIndex {
 }
 
 /** The gram keys of one user's texts (see listNgramKeys), in one array reused for every user. */
-// Stryker disable all: bulk builds (over 256 users at once, or a quarter of ranks deleted) come from loading a state, never from the users API; test/member-index.test.ts holds them to a brute-force filter
 class KeyScratch {
   keys = new Float64Array(256)
 
@@ -160,4 +157,3 @@ class KeyScratch {
     this.keys = keys
   }
 }
-// Stryker restore all

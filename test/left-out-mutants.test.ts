@@ -1,0 +1,84 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { describe, expect, test } from 'vitest'
+// @ts-expect-error: a plain ES module of the mutation run's setup, without types
+import { declaredName, LEFT_OUT, strykerPlugins } from '../contract-tests/mutation/left-out-mutants.mjs'
+
+// `npm run mutation` leaves out what contract-tests/mutation/left-out-mutants.mjs names. Each name must still
+// name something of its file, seen the way Stryker sees it (Babel, the same presets), or a rename would
+// quietly put code back under test, or a new function under an old name out of it.
+
+// Babel as Stryker's instrumenter loads it: the kit does not depend on it directly.
+const requireFromStryker = createRequire(createRequire(import.meta.url).resolve('@stryker-mutator/instrumenter'))
+/** What this test uses of @babel/core (untyped here). */
+interface NodePath {
+  node: { type: string; loc?: { start: { line: number } } | null }
+}
+interface Babel {
+  parseSync(code: string, options: object): object | null
+  traverse(ast: object, visitor: { enter(path: NodePath): void }): void
+  File: new (options: object, input: object) => { ast: object }
+}
+const babel = requireFromStryker('@babel/core') as Babel
+
+interface Seen {
+  names: Set<string>
+  ignored: Map<string, string>
+}
+
+function walk(file: string): Seen {
+  const code = readFileSync(file, 'utf8')
+  const ast = babel.parseSync(code, {
+    filename: file,
+    configFile: false,
+    babelrc: false,
+    presets: [[requireFromStryker.resolve('@babel/preset-typescript'), { ignoreExtensions: true }]],
+  })
+  if (!ast) throw new Error(`${file} did not parse`)
+  const ignorer = strykerPlugins[0].value
+  const seen: Seen = { names: new Set(), ignored: new Map() }
+  // Wrapped as Stryker's instrumenter wraps it, so that a path knows its file.
+  const wrapped = new babel.File({ filename: file }, { code, ast, inputMap: null })
+  babel.traverse(wrapped.ast, {
+    enter(path) {
+      const name = declaredName(path)
+      if (name !== undefined) seen.names.add(name)
+      const reason = ignorer.shouldIgnore(path)
+      if (reason !== undefined) seen.ignored.set(name ?? `${path.node.type}@${path.node.loc?.start.line}`, reason)
+    },
+  })
+  return seen
+}
+
+const listed = (LEFT_OUT as { reason: string; names: Record<string, string[]> }[]).flatMap(({ reason, names }) =>
+  Object.entries(names).map(([file, fileNames]) => ({ reason, file, fileNames })),
+)
+
+describe('what the mutation run leaves out', () => {
+  test.each(listed)('$file: every name it leaves out is there, and is left out', ({ reason, file, fileNames }) => {
+    const seen = walk(file)
+    for (const name of fileNames) {
+      expect(seen.names, `${name} in ${file}`).toContain(name)
+      expect(seen.ignored.get(name), `${name} in ${file}`).toBe(reason)
+    }
+  })
+
+  test("an AppError's message is left out, its code and details are not", () => {
+    const seen = walk('src/engine/handle-request.ts')
+    const messages = [...seen.ignored].filter(([, reason]) => reason.startsWith("An AppError's message"))
+    expect(messages.length).toBeGreaterThan(0)
+    const store = walk('src/domain/user-store.ts')
+    // updateUser's INVALID_TRANSITION: its message is left out; the function itself, with its code, is not.
+    expect(store.ignored.has('updateUser')).toBe(false)
+    expect([...store.ignored.values()].filter((reason) => reason.startsWith("An AppError's message")).length).toBeGreaterThan(2)
+  })
+
+  test('only what is named is left out: the variable beside a left-out one is tested', () => {
+    const seen = walk('src/engine/handle-request.ts')
+    expect(seen.ignored.has('splitTarget/target')).toBe(true)
+    expect(seen.names).toContain('splitTarget/path')
+    expect(seen.ignored.has('splitTarget/path')).toBe(false)
+    // `describe` is left out of validation-issues.ts; a `describe` elsewhere would not be.
+    expect(walk('src/engine/validation-issues.ts').ignored.has('describe')).toBe(true)
+  })
+})

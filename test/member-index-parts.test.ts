@@ -1,0 +1,100 @@
+import { describe, expect, test } from 'vitest'
+import { PendingChanges, toMember } from '../src/domain/member-index/member-index-changes.js'
+import { MemberFiling } from '../src/domain/member-index/member-index-filing.js'
+import { QueryMemo } from '../src/domain/member-index/member-index-memo.js'
+import { RankList } from '../src/domain/member-index/member-index-rank-list.js'
+import type { User } from '../src/domain/user.js'
+
+// The member index's parts, each held to what it promises the index (test/member-index.test.ts holds the
+// whole to a brute-force filter). Whether the index remembers, rebuilds or files one by one changes no
+// answer, so only these tests see those parts do their job. The mutation run runs this file too.
+
+function user(id: string, createdAt: string): User {
+  return {
+    id,
+    name: `User ${id}`,
+    email: `${id}@example.test`,
+    role: 'CLIENT_VIEWER',
+    organizationId: 'org_a',
+    status: 'ACTIVE',
+    createdAt,
+    updatedAt: createdAt,
+  }
+}
+
+describe('QueryMemo', () => {
+  test('computes a key once while it is held, the oldest key going first once full', () => {
+    const memo = new QueryMemo<string>(2)
+    let computed = 0
+    const compute = (value: string) => () => {
+      computed++
+      return value
+    }
+    expect(memo.remember('a', compute('A'))).toBe('A')
+    expect(memo.remember('a', compute('other'))).toBe('A')
+    expect(computed).toBe(1)
+    memo.remember('b', compute('B'))
+    memo.remember('c', compute('C')) // 'a' goes
+    expect(computed).toBe(3)
+    expect(memo.remember('b', compute('other'))).toBe('B')
+    expect(memo.remember('c', compute('other'))).toBe('C')
+    expect(computed).toBe(3)
+    expect(memo.remember('a', compute('A again'))).toBe('A again')
+    expect(computed).toBe(4)
+    memo.clear()
+    expect(memo.remember('a', compute('after clear'))).toBe('after clear')
+  })
+
+  test('with no room, remembers nothing', () => {
+    const memo = new QueryMemo<string>(0)
+    let computed = 0
+    for (let i = 0; i < 3; i++) memo.remember('a', () => String(++computed))
+    expect(computed).toBe(3)
+  })
+})
+
+describe('PendingChanges', () => {
+  test('counts the users not filed yet, one net change a user', () => {
+    const changes = new PendingChanges()
+    const filed = toMember(user('usr_filed', '2024-01-01T00:00:00.000Z'))
+    const fresh = toMember(user('usr_new', '2024-01-02T00:00:00.000Z'))
+    const gone = toMember(user('usr_gone', '2024-01-03T00:00:00.000Z'))
+    expect(changes.size).toBe(0)
+    changes.recordRemove(filed)
+    changes.recordAdd(filed) // a PATCH: filed before and after
+    changes.recordAdd(fresh)
+    changes.recordAdd(gone)
+    changes.recordRemove(gone) // added, then removed before it was filed
+    expect(changes.size).toBe(3)
+    expect(changes.countNewUsers()).toBe(1)
+    changes.clear()
+    expect(changes.size).toBe(0)
+    expect(changes.countNewUsers()).toBe(0)
+  })
+})
+
+describe('RankList', () => {
+  test('says whether it held the rank it was asked to delete, and how many it holds', () => {
+    const list = new RankList()
+    for (const rank of [1, 3, 5]) list.add(rank)
+    expect(list.length).toBe(3)
+    expect(list.delete(4)).toBe(false)
+    expect(list.delete(9)).toBe(false)
+    expect(list.length).toBe(3)
+    expect(list.delete(3)).toBe(true)
+    expect(list.length).toBe(2)
+    expect([...list.view()]).toEqual([1, 5])
+  })
+})
+
+describe('MemberFiling', () => {
+  test('counts its ranks and the ranks of deleted users, which a rebuild weighs', () => {
+    const members = ['a', 'b', 'c'].map((id, day) => toMember(user(`usr_${id}`, `2024-01-0${day + 1}T00:00:00.000Z`)))
+    const filing = MemberFiling.build(members, 3)
+    expect(filing.rankCount).toBe(3)
+    expect(filing.deletedCount).toBe(0)
+    filing.unfile(members[1]!)
+    expect(filing.rankCount).toBe(3)
+    expect(filing.deletedCount).toBe(1)
+  })
+})
