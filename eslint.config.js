@@ -75,14 +75,34 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: ['fastify', '@fastify/*', 'node:*', '**/server/*', '**/cli/*', '**/files/*', '**/contract/*'] },
+        {
+          patterns: [
+            'fastify',
+            '@fastify/*',
+            'node:*',
+            '**/server/*',
+            '**/cli/*',
+            '**/files/*',
+            '**/contract/**',
+            '**/http/*',
+            '**/text/*',
+          ],
+        },
       ],
     },
   },
   {
     // STYLE.md: the contract suite sees the API only over HTTP, as a real backend's tests would; so does
-    // the proxy, which judges another backend's answers and must not borrow the mock's rules to do it.
-    files: ['src/contract/**/*.ts', 'contract-tests/**/*.ts', 'src/fuzz/**/*.ts', 'src/proxy/**/*.ts'],
+    // the proxy, which judges another backend's answers and must not borrow the mock's rules to do it, and
+    // the helpers they share.
+    files: [
+      'src/contract/**/*.ts',
+      'contract-tests/**/*.ts',
+      'src/fuzz/**/*.ts',
+      'src/proxy/**/*.ts',
+      'src/http/**/*.ts',
+      'src/text/**/*.ts',
+    ],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -15,7 +15,12 @@ export default {
   // conditions (Prefer, --latency, --fail-rate: docs/contract.md §7). Within the mutated files, what the
   // suite cannot tell apart by design (a detail's wording, the mock's own features) is named, with the
   // reason, in contract-tests/mutation/left-out-mutants.mjs, not marked in the code.
-  mutate: ['src/engine/**/*.ts', 'src/domain/**/*.ts', '!src/domain/parse-state.ts', '!src/engine/simulated-conditions.ts'],
+  mutate: [
+    'src/engine/**/*.ts',
+    'src/domain/**/*.ts',
+    '!src/domain/parse-state.ts',
+    '!src/engine/simulated-conditions.ts',
+  ],
   plugins: ['@stryker-mutator/*', './contract-tests/mutation/left-out-mutants.mjs'],
   ignorers: ['left-out-mutants'],
   testRunner: 'vitest',

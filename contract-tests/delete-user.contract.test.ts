@@ -1,6 +1,6 @@
 import { describe, type TestContext } from 'vitest'
-import type { Exchange } from '../src/contract/exchange.js'
-import type { DisposableUser } from '../src/contract/target.js'
+import type { Exchange } from '../src/contract/client/exchange.js'
+import type { DisposableUser } from '../src/contract/target/target.js'
 import type { ApiUser } from './support/api-user.js'
 import { covers } from './support/covers.js'
 import { expectProblem } from './support/expect-problem.js'

@@ -1,5 +1,5 @@
 import { describe } from 'vitest'
-import { ACTOR_NAMES, type ActorName } from '../src/contract/target.js'
+import { ACTOR_NAMES, type ActorName } from '../src/contract/target/target.js'
 import { MEMBER_NAMES, userOf } from './support/api-user.js'
 import { expectMethodNotAllowed } from './support/expect-allow.js'
 import { expectProblem, expectValidationProblem } from './support/expect-problem.js'

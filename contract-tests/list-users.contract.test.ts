@@ -5,7 +5,7 @@ import { isSteadyWalk, listItems, listUsers, readMe, walkUsers, type UserPage } 
 import { expectRule, expectStatus, needActor, send, test } from './support/suite.js'
 import { untilSteady } from './support/until-steady.js'
 import { listPath, randomText, unmatchedSearch } from './support/user-paths.js'
-import type { SentenceId } from '../src/contract/contract-sentences.js'
+import type { SentenceId } from '../src/contract/rules/contract-sentences.js'
 import { covers } from './support/covers.js'
 
 // CONTRACT §4, GET /api/users. Read-only, as the owner unless said otherwise. Other files change and

@@ -1,5 +1,5 @@
 import { describe } from 'vitest'
-import type { DisposableUser } from '../src/contract/target.js'
+import type { DisposableUser } from '../src/contract/target/target.js'
 import { holdsTerm, userOf, type ApiUser, type PageMeta } from './support/api-user.js'
 import { covers } from './support/covers.js'
 import { expectExactAnswers, readFilters, termsOf } from './support/exact-filters.js'

@@ -1,6 +1,6 @@
 import { describe, type TestContext } from 'vitest'
-import type { Exchange } from '../src/contract/exchange.js'
-import type { ActorName } from '../src/contract/target.js'
+import type { Exchange } from '../src/contract/client/exchange.js'
+import type { ActorName } from '../src/contract/target/target.js'
 import { BODY_LIMIT, bodyOfSize } from './support/body-of-size.js'
 import { covers } from './support/covers.js'
 import { expectProblem } from './support/expect-problem.js'
@@ -8,7 +8,7 @@ import { expectUnauthenticated } from './support/expect-unauthenticated.js'
 import { findUser, readMe } from './support/read-users.js'
 import { needActor, needDisposable, needWrites, send, type Request, test } from './support/suite.js'
 import { unknownUserId, userPath } from './support/user-paths.js'
-import type { SentenceId } from '../src/contract/contract-sentences.js'
+import type { SentenceId } from '../src/contract/rules/contract-sentences.js'
 
 // CONTRACT §3, the order of checks, pair by pair: for each two adjacent steps that can both fail on a
 // route, one request that fails both gets the earlier step's answer, on every route (the documented

@@ -1,6 +1,6 @@
 import { describe, type TestContext } from 'vitest'
-import type { ActorName, DisposableUser } from '../src/contract/target.js'
-import { decidePermission } from '../src/contract/permission-table.js'
+import type { ActorName, DisposableUser } from '../src/contract/target/target.js'
+import { decidePermission } from '../src/contract/rules/permission-table.js'
 import { ACTOR_ROLES, MEMBER_NAMES, userOf, type ApiUser, type MemberName, type Role } from './support/api-user.js'
 import { covers } from './support/covers.js'
 import { expectProblem } from './support/expect-problem.js'
@@ -8,7 +8,7 @@ import { readMe, readUser } from './support/read-users.js'
 import { prepareDisposable } from './support/restore-user.js'
 import { expectRule, expectStatus, needActor, needWrites, send, test } from './support/suite.js'
 import { userPath } from './support/user-paths.js'
-import type { SentenceId } from '../src/contract/contract-sentences.js'
+import type { SentenceId } from '../src/contract/rules/contract-sentences.js'
 
 // CONTRACT §3, the changing rows of the table, for every role, and "nobody acts on themselves". Every
 // change is aimed at this file's disposable user (a CLIENT_VIEWER), promoted by the owner where the
@@ -35,7 +35,7 @@ const OWN_ROLE: Change = { ...RENAME, role: 'CLIENT_OWNER' }
 
 /**
  * A case of §3's table: the answer it expects (200 or 403) is the contract's permission table's
- * (src/contract/permission-table.ts, which the proxy judges live traffic by too), for the caller's role
+ * (src/contract/rules/permission-table.ts, which the proxy judges live traffic by too), for the caller's role
  * and the disposable user's, a CLIENT_VIEWER unless `as` says otherwise.
  */
 const tableCase = (rule: string, by: ChangeCase['by'], change: Change, as?: Role): ChangeCase => {

@@ -1,5 +1,5 @@
 import { describe, type TestContext } from 'vitest'
-import type { DisposableUser } from '../src/contract/target.js'
+import type { DisposableUser } from '../src/contract/target/target.js'
 import { holdsTerm, ROLES, userOf, type ApiUser, type Role } from './support/api-user.js'
 import { covers } from './support/covers.js'
 import { expectExactAnswers, readFilters, sameList, termsOf } from './support/exact-filters.js'
@@ -11,7 +11,7 @@ import { randomText, userPath } from './support/user-paths.js'
 // CONTRACT §4: the list's search and role filter answer the users as they are now, after renames and
 // role changes too, and the two filters together answer exactly what each allows. One disposable user
 // is renamed and given another role, then put back. It borrows update-user's slot: the slot table is in
-// src/contract/disposable-slots.ts, and verify runs test files one after another in one worker.
+// src/contract/target/disposable-slots.ts, and verify runs test files one after another in one worker.
 // Sequential: every check changes the same user.
 
 /** Past this many matches the suite would have to walk pages; the checks that need all matches skip. */

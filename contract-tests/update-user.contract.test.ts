@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { describe } from 'vitest'
-import type { Exchange } from '../src/contract/exchange.js'
-import type { DisposableUser } from '../src/contract/target.js'
+import type { Exchange } from '../src/contract/client/exchange.js'
+import type { DisposableUser } from '../src/contract/target/target.js'
 import { userOf, type ApiUser } from './support/api-user.js'
 import { expectProblem, expectValidationProblem } from './support/expect-problem.js'
 import { expectUnauthenticated } from './support/expect-unauthenticated.js'
@@ -10,7 +10,7 @@ import { prepareDisposable } from './support/restore-user.js'
 import { sendWithoutContentType } from './support/send-without-content-type.js'
 import { expectRule, expectStatus, needActor, needWrites, send, test } from './support/suite.js'
 import { userPath } from './support/user-paths.js'
-import type { SentenceId } from '../src/contract/contract-sentences.js'
+import type { SentenceId } from '../src/contract/rules/contract-sentences.js'
 import { covers } from './support/covers.js'
 
 // CONTRACT §4, PATCH /api/users/{id}, aimed at this file's disposable user and undone after each check.

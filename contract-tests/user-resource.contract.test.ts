@@ -1,5 +1,5 @@
 import { describe } from 'vitest'
-import type { Exchange } from '../src/contract/exchange.js'
+import type { Exchange } from '../src/contract/client/exchange.js'
 import { ROLES, type ApiUser } from './support/api-user.js'
 import { covers } from './support/covers.js'
 import { listItems, readMe } from './support/read-users.js'

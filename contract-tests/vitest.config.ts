@@ -1,10 +1,10 @@
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
-import { CONTRACT_SENTENCES } from '../src/contract/contract-sentences.js'
+import { CONTRACT_SENTENCES } from '../src/contract/rules/contract-sentences.js'
 
 /**
  * The contract suite's own configuration: `users-api-kit verify` runs it through vitest's Node API
- * against one target (src/contract/run-suite.ts). It is not part of `npm test`'s include.
+ * against one target (src/contract/run/run-suite.ts). It is not part of `npm test`'s include.
  */
 export default defineConfig({
   test: {
@@ -16,7 +16,7 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Files share nothing (each owns its disposable users); they run in a thread that keeps its modules
     // between files (the document loaded and its schemas compiled once, not once a file: ~12 s to ~5 s
-    // here). verify runs one such thread (src/contract/run-suite.ts): each more cost 60-70 MiB.
+    // here). verify runs one such thread (src/contract/run/run-suite.ts): each more cost 60-70 MiB.
     fileParallelism: true,
     pool: 'threads',
     isolate: false,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, type TestContext } from 'vitest'
-import type { Exchange } from '../src/contract/exchange.js'
-import type { ActorName, DisposableUser } from '../src/contract/target.js'
+import type { Exchange } from '../src/contract/client/exchange.js'
+import type { ActorName, DisposableUser } from '../src/contract/target/target.js'
 import { userOf, type ApiUser } from './support/api-user.js'
 import { BODY_LIMIT, bodyOfSize } from './support/body-of-size.js'
 import { covers } from './support/covers.js'
@@ -28,7 +28,7 @@ import {
   type EventPayload,
 } from './support/webhook-events.js'
 import { WebhookReceiver, type ReceivedDelivery } from './support/webhook-receiver.js'
-import { ContractViolation } from '../src/contract/contract-violation.js'
+import { ContractViolation } from '../src/contract/client/contract-violation.js'
 
 // CONTRACT §6 (profile): the events a backend sends, received by the suite's own receiver on disposable
 // users. The receiver must be subscribed in the backend beforehand, for the owner's organization

@@ -1,8 +1,8 @@
 import { writeFile } from 'node:fs/promises'
 import { pathToFileURL } from 'node:url'
-import { readContractSections } from '../src/contract/contract-sections.js'
+import { readContractSections } from '../src/contract/rules/contract-sections.js'
 import { collectTaggedChecks } from '../contract-tests/traceability/collect-tagged-checks.js'
-import { CONTRACT_SENTENCES } from '../src/contract/contract-sentences.js'
+import { CONTRACT_SENTENCES } from '../src/contract/rules/contract-sentences.js'
 import {
   CONTRACT_COVERAGE_PATH,
   renderContractCoverage,

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { execa } from 'execa'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { exceedsJsonDepth, parseBoundedJson } from '../src/contract/json-depth.js'
-import { readBoundedBody, ResponseTooLarge } from '../src/contract/read-bounded-body.js'
+import { exceedsJsonDepth, parseBoundedJson } from '../src/text/json-depth.js'
+import { readBoundedBody, ResponseTooLarge } from '../src/http/read-bounded-body.js'
 import { GUARD_HEADER, startResponseGuard } from '../src/fuzz/response-guard.js'
 import type { MockTarget } from '../src/mock-instance/create-target.js'
 import { buildCliOnce, killRunningClis, MAIN, startCli } from './support/cli-mock-process.js'
@@ -154,7 +154,7 @@ function descendantsOf(root: number): number[] {
 }
 
 /** The contract suite's test files, however many there are. */
-const SUITE_FILES = readdirSync(new URL('../contract-tests/', import.meta.url)).filter((file) =>
+const SUITE_FILES = readdirSync(new URL('../contract-tests', import.meta.url)).filter((file) =>
   file.endsWith('.contract.test.ts'),
 ).length
 

@@ -1,5 +1,5 @@
 import { beforeAll, expect, test } from 'vitest'
-import { checkBaseUrl } from '../src/contract/resolve-target.js'
+import { checkBaseUrl } from '../src/contract/target/resolve-target.js'
 import { buildCliOnce, runCli } from './support/cli-mock-process.js'
 
 // `--base-url` mistakes get their own diagnosis, not "is the mock running?" or "a control token".

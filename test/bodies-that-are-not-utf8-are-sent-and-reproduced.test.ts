@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { ContractClient } from '../src/contract/contract-client.js'
-import { toCurl } from '../src/contract/to-curl.js'
+import { ContractClient } from '../src/contract/client/contract-client.js'
+import { toCurl } from '../src/contract/client/to-curl.js'
 import { loadSpec } from '../src/spec/load-spec.js'
 import { startMock, type RunningMock } from '../src/server/start-mock.js'
 

@@ -1,11 +1,11 @@
 import { describe, expect, test } from 'vitest'
-import { decidePermission, type PatchKeys, type PermissionRequest } from '../src/contract/permission-table.js'
-import { ROLES, type Role } from '../src/contract/roles.js'
+import { decidePermission, type PatchKeys, type PermissionRequest } from '../src/contract/rules/permission-table.js'
+import { ROLES, type Role } from '../src/contract/rules/roles.js'
 import { assertMayDelete, assertMayList, assertMayRead, assertMayUpdate } from '../src/domain/permissions.js'
 import type { User } from '../src/domain/user.js'
 import { isAppError } from '../src/errors.js'
 
-// The contract's permission table (src/contract/permission-table.ts: the suite's expectations and the
+// The contract's permission table (src/contract/rules/permission-table.ts: the suite's expectations and the
 // proxy's judgement) and the mock's (src/domain/permissions.ts) are written apart; they must agree on
 // every role, target and body, or one of them misreads docs/contract.md §3.
 

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'vitest'
-import type { Target } from '../src/contract/target.js'
+import type { Target } from '../src/contract/target/target.js'
 import { createTarget } from '../src/mock-instance/create-target.js'
 import { createMockApp, serverUrl } from '../src/server/start-mock.js'
 import { MUTANTS, type Mutant } from './broken-servers/mutants.js'

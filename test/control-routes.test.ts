@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import type { FastifyInstance } from 'fastify'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
-import { parseTarget, TARGET_SCHEMA_PATH } from '../src/contract/target.js'
+import { parseTarget, TARGET_SCHEMA_PATH } from '../src/contract/target/target.js'
 import { DEFAULT_DISPOSABLE_USERS } from '../src/mock-instance/create-target.js'
 import { STATE_LIMITS } from '../src/mock-instance/state-limits.js'
 import type { MockState } from '../src/domain/mock-state.js'

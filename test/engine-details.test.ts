@@ -45,9 +45,9 @@ describe('a document of one’s own', () => {
   test('an operation without a handler stops the engine from being made, and is named', () => {
     const first = DEFAULT_OPERATIONS.find((operation) => operation.succeeds)!
     const unknown = { ...first, operationId: 'exportUsers' }
-    expect(() => createEngine({ operations: [...DEFAULT_OPERATIONS, unknown], store: () => undefined as never })).toThrow(
-      /No handler for operation\(s\) exportUsers of the document/,
-    )
+    expect(() =>
+      createEngine({ operations: [...DEFAULT_OPERATIONS, unknown], store: () => undefined as never }),
+    ).toThrow(/No handler for operation\(s\) exportUsers of the document/)
     expect(() => createEngine({ operations: DEFAULT_OPERATIONS, store: () => undefined as never })).not.toThrow()
   })
 
@@ -64,7 +64,9 @@ describe('a document of one’s own', () => {
     for (const name of [' \t ', 'x'.repeat(MAX_NAME_LENGTH + 1)]) {
       const error = thrownBy(() => store.updateUser(owner, owner.id, { name }))
       expect(error.code).toBe('VALIDATION_FAILED')
-      expect(error.details.errors).toEqual([{ in: 'body', path: '/name', message: expect.stringMatching(/characters/) }])
+      expect(error.details.errors).toEqual([
+        { in: 'body', path: '/name', message: expect.stringMatching(/characters/) },
+      ])
     }
     expect(store.updateUser(owner, owner.id, { name: '  Ada King ' }).name).toBe('Ada King')
   })

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { describeCoverageProblems, renderCoveragePage } from '../scripts/generate-contract-coverage.js'
-import type { ContractSentence } from '../src/contract/contract-sentences.js'
+import type { ContractSentence } from '../src/contract/rules/contract-sentences.js'
 import { CONTRACT_COVERAGE_PATH } from '../contract-tests/traceability/render-contract-coverage.js'
 import { traceContractCoverage } from '../contract-tests/traceability/trace-contract-coverage.js'
 

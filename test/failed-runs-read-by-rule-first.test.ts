@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { formatFailures, groupByRule } from '../src/contract/summarize-failures.js'
+import { formatFailures, groupByRule } from '../src/contract/report/summarize-failures.js'
 
 // A failed verify run prints its failed rules first, each once with its count and first failure, then
 // every report (issue 18: a backend that breaks one rule everywhere printed 2,959 lines of reports).

@@ -1,9 +1,9 @@
-import { DISPOSABLE_USERS_NEEDED } from '../src/contract/disposable-slots.js'
+import { DISPOSABLE_USERS_NEEDED } from '../src/contract/target/disposable-slots.js'
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, expect, test } from 'vitest'
-import { parseTarget, PLACEHOLDER } from '../src/contract/target.js'
+import { parseTarget, PLACEHOLDER } from '../src/contract/target/target.js'
 import { buildCliOnce, runCli } from './support/cli-mock-process.js'
 
 // A newcomer without a target file is told how to make one, and gets one to fill in.

@@ -70,7 +70,9 @@ describe('what the mutation run leaves out', () => {
     const store = walk('src/domain/user-store.ts')
     // updateUser's INVALID_TRANSITION: its message is left out; the function itself, with its code, is not.
     expect(store.ignored.has('updateUser')).toBe(false)
-    expect([...store.ignored.values()].filter((reason) => reason.startsWith("An AppError's message")).length).toBeGreaterThan(2)
+    expect(
+      [...store.ignored.values()].filter((reason) => reason.startsWith("An AppError's message")).length,
+    ).toBeGreaterThan(2)
   })
 
   test('only what is named is left out: the variable beside a left-out one is tested', () => {

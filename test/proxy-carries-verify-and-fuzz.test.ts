@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'vitest'
-import type { Target } from '../src/contract/target.js'
+import type { Target } from '../src/contract/target/target.js'
 import { startProxy, type RunningProxy } from '../src/proxy/start-proxy.js'
 import { startMock, type RunningMock } from '../src/server/start-mock.js'
 import { buildCliOnce } from './support/cli-mock-process.js'

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'vitest'
-import type { SentenceId } from '../src/contract/contract-sentences.js'
+import type { SentenceId } from '../src/contract/rules/contract-sentences.js'
 import { createTarget } from '../src/mock-instance/create-target.js'
 import type { FindingEntry } from '../src/proxy/finding-entry.js'
 import { startProxy } from '../src/proxy/start-proxy.js'

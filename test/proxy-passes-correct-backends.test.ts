@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'vitest'
-import type { Target } from '../src/contract/target.js'
+import type { Target } from '../src/contract/target/target.js'
 import { startProxy } from '../src/proxy/start-proxy.js'
 import { createMockApp, serverUrl } from '../src/server/start-mock.js'
 import { rewriteResponse } from './broken-servers/break-helpers.js'

@@ -1,4 +1,4 @@
-import { DISPOSABLE_USERS_NEEDED } from '../src/contract/disposable-slots.js'
+import { DISPOSABLE_USERS_NEEDED } from '../src/contract/target/disposable-slots.js'
 import { DEFAULT_DISPOSABLE_USERS } from '../src/mock-instance/create-target.js'
 import { createServer } from 'node:net'
 import { afterEach, describe, expect, test } from 'vitest'

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
-import { ACTOR_NAMES, parseTarget, readTargetFile, TARGET_SCHEMA_PATH } from '../src/contract/target.js'
+import { ACTOR_NAMES, parseTarget, readTargetFile, TARGET_SCHEMA_PATH } from '../src/contract/target/target.js'
 import { AppError } from '../src/errors.js'
 
 const VALID_TARGET = {

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net'
 import type { AddressInfo } from 'node:net'
-import { SUITE_ENV } from '../../src/contract/suite-env.js'
+import { SUITE_ENV } from '../../src/contract/run/suite-env.js'
 import { createFetchHandler } from '../../src/fetch/index.js'
 
 /**

@@ -11,8 +11,7 @@ import { PluginKind, declareValuePlugin } from '@stryker-mutator/api/plugin'
  */
 export const LEFT_OUT = [
   {
-    reason:
-      'The wording of a detail: docs/contract.md §5 asks for a non-empty one, which the rest of it keeps.',
+    reason: 'The wording of a detail: docs/contract.md §5 asks for a non-empty one, which the rest of it keeps.',
     names: {
       'src/engine/validation-issues.ts': ['PART_NAMES', 'describe', 'invalidRequest/count'],
       'src/engine/authenticate.ts': ['HINT', 'NO_TOKEN', 'withHint'],
@@ -24,7 +23,7 @@ export const LEFT_OUT = [
   {
     reason:
       "The mock's own: its simulations (docs/contract.md §7), its control routes and state file, its log, " +
-      "targets in absolute form (MSW, proxies), paths outside /api; not the users API, which the suite checks. " +
+      'targets in absolute form (MSW, proxies), paths outside /api; not the users API, which the suite checks. ' +
       'Their tests are in test/.',
     names: {
       'src/engine/handle-request.ts': [
@@ -60,13 +59,15 @@ export function declaredName(path) {
   if (node.type === 'VariableDeclarator' && node.id.type === 'Identifier') {
     const outer = path.getFunctionParent()
     if (!outer) return node.id.name
-    const outerName = outer.node.id?.name ?? (outer.parent.type === 'VariableDeclarator' ? outer.parent.id.name : undefined)
+    const outerName =
+      outer.node.id?.name ?? (outer.parent.type === 'VariableDeclarator' ? outer.parent.id.name : undefined)
     return `${outerName}/${node.id.name}`
   }
   if (node.type === 'ExpressionStatement') {
     let expression = node.expression
     if (expression.type === 'AwaitExpression') expression = expression.argument
-    if (expression.type === 'CallExpression' && expression.callee.type === 'Identifier') return `${expression.callee.name}()`
+    if (expression.type === 'CallExpression' && expression.callee.type === 'Identifier')
+      return `${expression.callee.name}()`
     if (expression.type === 'UpdateExpression' && expression.argument.type === 'MemberExpression') {
       const { object, property } = expression.argument
       if (object.type === 'ThisExpression' && property.type === 'Identifier') return `this.${property.name}`

@@ -1,11 +1,11 @@
-import type { ApiUser, PageMeta } from '../../src/contract/api-user.js'
-import type { Exchange } from '../../src/contract/exchange.js'
-import { ACTOR_ROLES } from '../../src/contract/roles.js'
+import type { ApiUser, PageMeta } from '../../src/contract/rules/api-user.js'
+import type { Exchange } from '../../src/contract/client/exchange.js'
+import { ACTOR_ROLES } from '../../src/contract/rules/roles.js'
 import { expectRule } from './suite.js'
 
 // The shapes, the roles and the search rule live in src/contract/, which the proxy reads too.
-export { holdsTerm, type ApiUser, type PageMeta } from '../../src/contract/api-user.js'
-export { ACTOR_ROLES, ROLES, type Role } from '../../src/contract/roles.js'
+export { holdsTerm, type ApiUser, type PageMeta } from '../../src/contract/rules/api-user.js'
+export { ACTOR_ROLES, ROLES, type Role } from '../../src/contract/rules/roles.js'
 
 export type MemberName = keyof typeof ACTOR_ROLES
 export const MEMBER_NAMES = Object.keys(ACTOR_ROLES) as MemberName[]

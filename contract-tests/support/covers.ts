@@ -1,4 +1,4 @@
-import type { SentenceId } from '../../src/contract/contract-sentences.js'
+import type { SentenceId } from '../../src/contract/rules/contract-sentences.js'
 
 /**
  * The options that name the sentences of docs/contract.md a check proves, as vitest tags (defined in

@@ -1,5 +1,5 @@
 import type { TestContext } from 'vitest'
-import type { DisposableUser } from '../../src/contract/target.js'
+import type { DisposableUser } from '../../src/contract/target/target.js'
 import { userOf, type ApiUser } from './api-user.js'
 import { expectStatus, send } from './suite.js'
 

@@ -3,7 +3,7 @@ import { holdsTerm, type ApiUser, type Role } from './api-user.js'
 import { listItems, type ListQuery } from './read-users.js'
 import { expectRule } from './suite.js'
 import { untilSteady } from './until-steady.js'
-import type { Exchange } from '../../src/contract/exchange.js'
+import type { Exchange } from '../../src/contract/client/exchange.js'
 
 /**
  * CONTRACT §4 both ways: a filtered list is the whole list filtered by the rule, nobody missing and

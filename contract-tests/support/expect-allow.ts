@@ -1,4 +1,4 @@
-import type { Exchange } from '../../src/contract/exchange.js'
+import type { Exchange } from '../../src/contract/client/exchange.js'
 import { expectRule, expectStatus } from './suite.js'
 
 /** Methods an `Allow` header may add to the documented ones: they answer on any HTTP resource. */

@@ -1,4 +1,4 @@
-import { mediaTypeOf, type Exchange } from '../../src/contract/exchange.js'
+import { mediaTypeOf, type Exchange } from '../../src/contract/client/exchange.js'
 import { expectRule, expectStatus } from './suite.js'
 
 interface ProblemBody {

@@ -1,4 +1,4 @@
-import type { Exchange } from '../../src/contract/exchange.js'
+import type { Exchange } from '../../src/contract/client/exchange.js'
 import { itemsOf, metaOf, userOf, type ApiUser, type PageMeta } from './api-user.js'
 import { expectStatus, send, type Sender } from './suite.js'
 import { listPath, userPath } from './user-paths.js'

@@ -1,5 +1,5 @@
 import type { TestContext } from 'vitest'
-import type { DisposableUser } from '../../src/contract/target.js'
+import type { DisposableUser } from '../../src/contract/target/target.js'
 import type { ApiUser } from './api-user.js'
 import { readDisposable } from './disposable-user.js'
 import { needActor, needDisposable, needWrites, send, undoAfter, type DISPOSABLE_SLOTS } from './suite.js'

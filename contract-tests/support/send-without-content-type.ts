@@ -1,4 +1,4 @@
-import type { Exchange } from '../../src/contract/exchange.js'
+import type { Exchange } from '../../src/contract/client/exchange.js'
 import { send, type Sender } from './suite.js'
 
 /**

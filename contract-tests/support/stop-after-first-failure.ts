@@ -1,9 +1,9 @@
 import { beforeEach } from 'vitest'
-import { NOT_RUN_REASON } from '../../src/contract/skip-reasons.js'
+import { NOT_RUN_REASON } from '../../src/contract/run/skip-reasons.js'
 import { firstFailure } from './first-failure.js'
 
 /**
- * `verify --bail`'s setup file (src/contract/run-suite.ts): once a check failed, every later check is
+ * `verify --bail`'s setup file (src/contract/run/run-suite.ts): once a check failed, every later check is
  * skipped as not run. vitest's own bail would stop the run before the remaining files are even
  * collected, and the totals would leave their checks out; this way every check is counted.
  */

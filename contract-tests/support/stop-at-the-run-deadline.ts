@@ -1,9 +1,9 @@
 import { beforeEach } from 'vitest'
-import { RUN_TIMEOUT_REASON } from '../../src/contract/skip-reasons.js'
-import { SUITE_ENV } from '../../src/contract/suite-env.js'
+import { RUN_TIMEOUT_REASON } from '../../src/contract/run/skip-reasons.js'
+import { SUITE_ENV } from '../../src/contract/run/suite-env.js'
 
 /**
- * `verify --run-timeout`'s setup file (src/contract/run-suite.ts): once the run's deadline has passed, no
+ * `verify --run-timeout`'s setup file (src/contract/run/run-suite.ts): once the run's deadline has passed, no
  * further check starts; each is reported as not run, and the run fails. A check already running ends
  * within its own limit (each request within --request-timeout, each check within vitest's testTimeout).
  */

@@ -1,18 +1,18 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { onTestFinished, test as vitestTest, type TestContext, type TestOptions } from 'vitest'
-import type { Finding } from '../../src/contract/contract-violation.js'
-import { ContractClient, type SendOptions } from '../../src/contract/contract-client.js'
-import type { Exchange } from '../../src/contract/exchange.js'
-import { DEFAULT_MAX_RESPONSE_BYTES } from '../../src/contract/response-limits.js'
-import type { SuiteLayer } from '../../src/contract/response-schemas.js'
-import { parseTarget, type ActorName, type DisposableUser, type Target } from '../../src/contract/target.js'
-import { listTargetTokens } from '../../src/contract/target-tokens.js'
+import type { Finding } from '../../src/contract/client/contract-violation.js'
+import { ContractClient, type SendOptions } from '../../src/contract/client/contract-client.js'
+import type { Exchange } from '../../src/contract/client/exchange.js'
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../../src/contract/client/response-limits.js'
+import type { SuiteLayer } from '../../src/contract/client/response-schemas.js'
+import { parseTarget, type ActorName, type DisposableUser, type Target } from '../../src/contract/target/target.js'
+import { listTargetTokens } from '../../src/contract/target/target-tokens.js'
 import { loadSpec, type LoadedSpec } from '../../src/spec/load-spec.js'
 import { RESPONSE_CHECKS } from '../../src/contract/checks/index.js'
-import { SUITE_ENV } from '../../src/contract/suite-env.js'
-import { DISPOSABLE_SLOTS, DISPOSABLE_USERS_NEEDED } from '../../src/contract/disposable-slots.js'
-import { chosenSkipReason } from '../../src/contract/skip-reasons.js'
-import { ContractViolation } from '../../src/contract/contract-violation.js'
+import { SUITE_ENV } from '../../src/contract/run/suite-env.js'
+import { DISPOSABLE_SLOTS, DISPOSABLE_USERS_NEEDED } from '../../src/contract/target/disposable-slots.js'
+import { chosenSkipReason } from '../../src/contract/run/skip-reasons.js'
+import { ContractViolation } from '../../src/contract/client/contract-violation.js'
 
 /**
  * What every scenario of the contract suite shares: the target, the document, and the client that
@@ -157,7 +157,7 @@ export function needDisposable(context: TestContext, slot: keyof typeof DISPOSAB
 
 /**
  * Skips a check because of what the user chose (a flag, a setting of the target), not for anything the
- * target lacks: `verify --strict` and `gate` accept such a skip (src/contract/skip-reasons.ts).
+ * target lacks: `verify --strict` and `gate` accept such a skip (src/contract/run/skip-reasons.ts).
  */
 export function skipByChoice(context: TestContext, reason: string): never {
   return context.skip(chosenSkipReason(reason))

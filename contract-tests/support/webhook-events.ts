@@ -1,5 +1,5 @@
-import { ResponseSchemas } from '../../src/contract/response-schemas.js'
-import type { Exchange } from '../../src/contract/exchange.js'
+import { ResponseSchemas } from '../../src/contract/client/response-schemas.js'
+import type { Exchange } from '../../src/contract/client/exchange.js'
 import type { OpenAPIV3_1 } from 'openapi-types'
 import type { ApiUser } from './api-user.js'
 import { expectRule, suite } from './suite.js'

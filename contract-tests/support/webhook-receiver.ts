@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Webhook } from 'standardwebhooks'
-import { parseBoundedJson } from '../../src/contract/json-depth.js'
-import type { WebhookReceiverSettings } from '../../src/contract/target.js'
+import { parseBoundedJson } from '../../src/text/json-depth.js'
+import type { WebhookReceiverSettings } from '../../src/contract/target/target.js'
 
 /** A delivery as the receiver got it, verified on arrival. */
 export interface ReceivedDelivery {

@@ -1,7 +1,7 @@
 import { relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { SUITE_CONFIG_PATH } from '../../src/contract/run-suite.js'
-import { SUITE_ENV } from '../../src/contract/suite-env.js'
+import { SUITE_CONFIG_PATH } from '../../src/contract/run/run-suite.js'
+import { SUITE_ENV } from '../../src/contract/run/suite-env.js'
 
 /** One check of the contract suite as vitest collects it: where it is, its full name, its tags. */
 export interface TaggedCheck {
@@ -12,7 +12,7 @@ export interface TaggedCheck {
   tags: string[]
 }
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
 /**
  * A target that is never contacted: collecting runs each file's top level (support/suite.ts reads its

@@ -31,7 +31,7 @@ export async function renderContractCoverage(
     'Every normative sentence of [docs/contract.md](contract.md) §1–§6, by its id, with the checks of the contract suite',
     'that prove it: each check names its sentences as vitest tags (`covers(…)`, contract-tests/support/covers.ts). The',
     'sentences and their ids are in',
-    '[src/contract/contract-sentences.ts](../src/contract/contract-sentences.ts). Each is a',
+    '[src/contract/rules/contract-sentences.ts](../src/contract/rules/contract-sentences.ts). Each is a',
     '**requirement** on every implementation of its layer, or a **choice left open** to the implementation: no check',
     'asserts one answer to a choice, and the suite passes on two implementations that answer it differently, the mock and',
     'the second implementation of test/second-implementation/ ([docs/contract-suite.md](contract-suite.md#a-second-implementation)). A',

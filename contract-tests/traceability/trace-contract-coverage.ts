@@ -1,4 +1,4 @@
-import type { ContractSentence } from '../../src/contract/contract-sentences.js'
+import type { ContractSentence } from '../../src/contract/rules/contract-sentences.js'
 import type { TaggedCheck } from './collect-tagged-checks.js'
 
 /** Which checks prove which sentence of docs/contract.md, and what is wrong with the mapping. */

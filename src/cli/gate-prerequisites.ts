@@ -1,5 +1,5 @@
-import { DISPOSABLE_USERS_NEEDED } from '../contract/disposable-slots.js'
-import { ACTOR_NAMES, type Target } from '../contract/target.js'
+import { DISPOSABLE_USERS_NEEDED } from '../contract/target/disposable-slots.js'
+import { ACTOR_NAMES, type Target } from '../contract/target/target.js'
 
 /**
  * The disposable users fuzz needs of its own: the identity of writes that name no user, and one each

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { dirname, relative } from 'node:path'
 import { parseArgs } from 'node:util'
-import { DISPOSABLE_USERS_NEEDED } from '../contract/disposable-slots.js'
-import { PLACEHOLDER, TARGET_SCHEMA_PATH } from '../contract/target.js'
+import { DISPOSABLE_USERS_NEEDED } from '../contract/target/disposable-slots.js'
+import { PLACEHOLDER, TARGET_SCHEMA_PATH } from '../contract/target/target.js'
 import { readCommandArgs } from './read-command-args.js'
 
 export const INIT_TARGET_USAGE = `users-api-kit init-target — write a target file to fill in, for verify, fuzz and gate

@@ -1,5 +1,5 @@
-import { escapeControlCharacters } from '../contract/escape-control-characters.js'
-import { shellQuote } from '../contract/shell-quote.js'
+import { escapeControlCharacters } from '../text/escape-control-characters.js'
+import { shellQuote } from '../text/shell-quote.js'
 import type { MockState } from '../domain/mock-state.js'
 import { usersPerOrganization } from '../server/start-mock.js'
 import type { MockArgs } from './parse-mock-args.js'

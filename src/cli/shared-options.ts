@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_RESPONSE_BYTES } from '../contract/response-limits.js'
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../contract/client/response-limits.js'
 import { parseIntegerOption } from './parse-integer-option.js'
 
 /** The flags every command that tests a backend takes: what to test, against which document, how patiently. */

@@ -1,4 +1,4 @@
-import { escapeControlCharacters } from '../contract/escape-control-characters.js'
+import { escapeControlCharacters } from '../text/escape-control-characters.js'
 import type { Finding } from './read-findings.js'
 
 /** Findings by check, in the order the checks first failed. */

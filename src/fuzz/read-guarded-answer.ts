@@ -1,11 +1,11 @@
 import type { Readable } from 'node:stream'
-import { canDecode, codingsOf, createDecoders } from '../contract/content-codings.js'
-import { ResponseTooLarge } from '../contract/read-bounded-body.js'
+import { canDecode, codingsOf, createDecoders } from '../http/content-codings.js'
+import { ResponseTooLarge } from '../http/read-bounded-body.js'
 
 // How fuzz's guard (response-guard.ts) reads an answer within the limits: its bytes as they came, and
 // the same decoded from their content coding as they arrive, each given up past the size limit.
 
-// The codings are the kit's (src/contract/content-codings.ts): the proxy decodes the same.
+// The codings are the kit's (src/http/content-codings.ts): the proxy decodes the same.
 export { codingsOf }
 
 /** A stream's bytes, given up past `maxBytes` (ResponseTooLarge) or when the signal aborts. */

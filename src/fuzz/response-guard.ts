@@ -8,12 +8,12 @@ import {
 } from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import type { AddressInfo } from 'node:net'
-import { HOP_BY_HOP_HEADERS } from '../contract/hop-by-hop-headers.js'
-import { exceedsJsonLimits, JsonTooDeep, JsonTooLarge } from '../contract/json-depth.js'
-import { ResponseTooLarge } from '../contract/read-bounded-body.js'
+import { HOP_BY_HOP_HEADERS } from '../http/hop-by-hop-headers.js'
+import { exceedsJsonLimits, JsonTooDeep, JsonTooLarge } from '../text/json-depth.js'
+import { ResponseTooLarge } from '../http/read-bounded-body.js'
 import { codingsOf, decodeWithin, filterCodings, readWithin } from './read-guarded-answer.js'
-import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../contract/response-limits.js'
-import { describeTransportFailure } from '../contract/transport-failure.js'
+import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../contract/client/response-limits.js'
+import { describeTransportFailure } from '../contract/client/transport-failure.js'
 
 /**
  * The header of the guard's own answers, naming what it refused: `deadline`, `size`, `depth`, `values`

@@ -1,6 +1,6 @@
 import { StringDecoder } from 'node:string_decoder'
 import { Transform } from 'node:stream'
-import { escapeControlCharacters } from '../contract/escape-control-characters.js'
+import { escapeControlCharacters } from '../text/escape-control-characters.js'
 
 /** A line longer than this is passed on in pieces: memory stays bounded whatever the child prints. */
 const MAX_LINE_CHARACTERS = 64 * 1024

@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import type { DisposableUser } from '../contract/target.js'
+import type { DisposableUser } from '../contract/target/target.js'
 
 /** Every phase of Schemathesis 4; `stateful` chains calls through the document's OpenAPI links. */
 export const PHASES = ['examples', 'coverage', 'fuzzing', 'stateful'] as const

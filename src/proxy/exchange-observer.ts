@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { Exchange, ExchangeRequest, ExchangeResponse } from '../contract/exchange.js'
+import type { Exchange, ExchangeRequest, ExchangeResponse } from '../contract/client/exchange.js'
 import type { Operation } from '../spec/operations.js'
 import { toFindingEntry, type FindingEntry } from './finding-entry.js'
 import type { FindingLog } from './finding-log.js'

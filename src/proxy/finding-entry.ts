@@ -1,9 +1,9 @@
-import type { SentenceId } from '../contract/contract-sentences.js'
-import { formatViolation } from '../contract/contract-violation.js'
-import { escapeControlCharacters } from '../contract/escape-control-characters.js'
-import type { Exchange } from '../contract/exchange.js'
-import { redactSecrets } from '../contract/redact-secrets.js'
-import { toCurl } from '../contract/to-curl.js'
+import type { SentenceId } from '../contract/rules/contract-sentences.js'
+import { formatViolation } from '../contract/client/contract-violation.js'
+import { escapeControlCharacters } from '../text/escape-control-characters.js'
+import type { Exchange } from '../contract/client/exchange.js'
+import { redactSecrets } from '../contract/report/redact-secrets.js'
+import { toCurl } from '../contract/client/to-curl.js'
 import type { ProxyFinding } from './judge-exchange.js'
 
 /**

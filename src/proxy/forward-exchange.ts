@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { describeTransportFailure, type TransportFailure } from '../contract/transport-failure.js'
+import { describeTransportFailure, type TransportFailure } from '../contract/client/transport-failure.js'
 import type { CopyBudget } from './copy-budget.js'
 import { endToEndHeaders, withHost } from './forwarded-headers.js'
 import { ProxyError, sendProxyProblem } from './proxy-error.js'

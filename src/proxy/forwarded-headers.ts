@@ -1,4 +1,4 @@
-import { HOP_BY_HOP_HEADERS } from '../contract/hop-by-hop-headers.js'
+import { HOP_BY_HOP_HEADERS } from '../http/hop-by-hop-headers.js'
 
 /** `Expect` is answered by the proxy's own server (100 Continue), so it is not passed on either. */
 const NOT_FORWARDED = new Set([...HOP_BY_HOP_HEADERS, 'expect'])

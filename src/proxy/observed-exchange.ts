@@ -1,5 +1,5 @@
-import type { SentenceId } from '../contract/contract-sentences.js'
-import type { Exchange } from '../contract/exchange.js'
+import type { SentenceId } from '../contract/rules/contract-sentences.js'
+import type { Exchange } from '../contract/client/exchange.js'
 import type { Credentials } from './read-credentials.js'
 
 /**

@@ -1,4 +1,4 @@
-import { parseBoundedJson } from '../contract/json-depth.js'
+import { parseBoundedJson } from '../text/json-depth.js'
 import type { ObservedExchange } from './observed-exchange.js'
 
 /**

@@ -1,8 +1,8 @@
 import type { Readable, Transform } from 'node:stream'
-import { codingsOf, createDecoders } from '../contract/content-codings.js'
-import { toResponse } from '../contract/contract-client.js'
-import type { ExchangeResponse } from '../contract/exchange.js'
-import { ResponseTooLarge } from '../contract/read-bounded-body.js'
+import { codingsOf, createDecoders } from '../http/content-codings.js'
+import { toResponse } from '../contract/client/contract-client.js'
+import type { ExchangeResponse } from '../contract/client/exchange.js'
+import { ResponseTooLarge } from '../http/read-bounded-body.js'
 import type { CopyBudget } from './copy-budget.js'
 import { toHeaderRecord } from './forwarded-headers.js'
 

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
-import { DEFAULT_MAX_RESPONSE_BYTES } from '../contract/response-limits.js'
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../contract/client/response-limits.js'
 import { loadSpec, type LoadedSpec } from '../spec/load-spec.js'
 import { CopyBudget } from './copy-budget.js'
 import { ExchangeObserver } from './exchange-observer.js'

@@ -1,4 +1,4 @@
-import type { ApiUser } from '../contract/api-user.js'
+import type { ApiUser } from '../contract/rules/api-user.js'
 import { dataOf, succeeded, type ObservedExchange } from './observed-exchange.js'
 
 /** A user as an answer showed it: an id at least; the schema check reports whatever else is missing. */

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import { readPackageManifest } from '../files/read-package-manifest.js'
 
 /** The package's own Markdown pages (the same paths from src/ and dist/). */
-const ROOT = new URL('../../', import.meta.url)
+const ROOT = new URL('../..', import.meta.url)
 
 /** `/docs/readme` is the README; `/docs/NAME` is docs/NAME.md (contract, mock, contract-suite, …). */
 function listPages(): Map<string, URL> {

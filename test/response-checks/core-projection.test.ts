@@ -1,6 +1,6 @@
 import type { OpenAPIV3_1 } from 'openapi-types'
 import { describe, expect, test } from 'vitest'
-import { documentedResponse, projectCore, ResponseSchemas } from '../../src/contract/response-schemas.js'
+import { documentedResponse, projectCore, ResponseSchemas } from '../../src/contract/client/response-schemas.js'
 import { aUser, loadOperations, omit } from '../support/exchange-builder.js'
 
 const operations = await loadOperations()

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { RESPONSE_CHECKS } from '../../src/contract/checks/index.js'
-import { ContractClient, type SendOptions } from '../../src/contract/contract-client.js'
+import { ContractClient, type SendOptions } from '../../src/contract/client/contract-client.js'
 import { loadSpec } from '../../src/spec/load-spec.js'
 import { startMock, type RunningMock } from '../../src/server/start-mock.js'
 

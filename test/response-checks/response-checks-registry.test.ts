@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
 import { RESPONSE_CHECKS } from '../../src/contract/checks/index.js'
 
-const CHECKS_DIRECTORY = new URL('../../src/contract/checks/', import.meta.url)
+const CHECKS_DIRECTORY = new URL('../../src/contract/checks', import.meta.url)
 const NOT_CHECKS = ['index.ts', 'define-check.ts', 'describe-value.ts']
 
 describe('RESPONSE_CHECKS', () => {

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url'
 /** The pages whose blocks the docs tests run, relative to the root: README.md and docs/*.md. */
 export const DOC_PAGES = [
   'README.md',
-  ...readdirSync(fileURLToPath(new URL('../../docs/', import.meta.url)))
+  ...readdirSync(fileURLToPath(new URL('../../docs', import.meta.url)))
     .filter((name) => name.endsWith('.md'))
     .sort()
     .map((name) => `docs/${name}`),

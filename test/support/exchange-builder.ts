@@ -1,7 +1,7 @@
-import type { CheckContext, ResponseCheck } from '../../src/contract/contract-client.js'
-import type { Exchange } from '../../src/contract/exchange.js'
-import { matchOperation } from '../../src/contract/match-operation.js'
-import { ResponseSchemas, type SuiteLayer } from '../../src/contract/response-schemas.js'
+import type { CheckContext, ResponseCheck } from '../../src/contract/client/contract-client.js'
+import type { Exchange } from '../../src/contract/client/exchange.js'
+import { matchOperation } from '../../src/contract/client/match-operation.js'
+import { ResponseSchemas, type SuiteLayer } from '../../src/contract/client/response-schemas.js'
 import { loadSpec } from '../../src/spec/load-spec.js'
 import { listOperations, type Operation } from '../../src/spec/operations.js'
 

@@ -1,4 +1,4 @@
-import type { Target } from '../../src/contract/target.js'
+import type { Target } from '../../src/contract/target/target.js'
 
 /** One request of the scripted client and the status it got. */
 export interface TrafficStep {

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { execa } from 'execa'
-import type { Target } from '../../src/contract/target.js'
+import type { Target } from '../../src/contract/target/target.js'
 
 export interface VerifyRun {
   exitCode: number

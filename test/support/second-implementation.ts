@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { execa, type ResultPromise } from 'execa'
-import type { Target } from '../../src/contract/target.js'
+import type { Target } from '../../src/contract/target/target.js'
 import { freePort } from './free-port.js'
 
 // The second implementation of the users API (test/second-implementation/users_api.py, Python's standard

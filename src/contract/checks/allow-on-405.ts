@@ -1,4 +1,4 @@
-import { documentedPathOf } from '../exchange.js'
+import { documentedPathOf } from '../client/exchange.js'
 import { defineCheck } from './define-check.js'
 
 /** RFC 9110 §5.6.2: a method is a token. */

@@ -1,6 +1,6 @@
 import type { OpenAPIV3_1 } from 'openapi-types'
-import { isInMediaRange, isJsonMediaType, mediaTypeOf } from '../exchange.js'
-import { documentedResponse } from '../response-schemas.js'
+import { isInMediaRange, isJsonMediaType, mediaTypeOf } from '../client/exchange.js'
+import { documentedResponse } from '../client/response-schemas.js'
 import { describeValue } from './describe-value.js'
 import { defineCheck } from './define-check.js'
 

@@ -1,5 +1,5 @@
-import { isInMediaRange, isJsonMediaType, mediaTypeOf } from '../exchange.js'
-import { documentedResponse } from '../response-schemas.js'
+import { isInMediaRange, isJsonMediaType, mediaTypeOf } from '../client/exchange.js'
+import { documentedResponse } from '../client/response-schemas.js'
 import { describeValue } from './describe-value.js'
 import { defineCheck } from './define-check.js'
 

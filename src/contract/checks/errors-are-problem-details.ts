@@ -1,4 +1,4 @@
-import { hasNoBodyByHttp, mediaTypeOf } from '../exchange.js'
+import { hasNoBodyByHttp, mediaTypeOf } from '../client/exchange.js'
 import { describeValue } from './describe-value.js'
 import { defineCheck } from './define-check.js'
 

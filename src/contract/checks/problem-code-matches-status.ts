@@ -1,4 +1,4 @@
-import { hasNoBodyByHttp } from '../exchange.js'
+import { hasNoBodyByHttp } from '../client/exchange.js'
 import { describeValue } from './describe-value.js'
 import { defineCheck } from './define-check.js'
 

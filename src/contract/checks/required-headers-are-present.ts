@@ -1,5 +1,5 @@
 import type { OpenAPIV3_1 } from 'openapi-types'
-import { documentedResponse, layerOf } from '../response-schemas.js'
+import { documentedResponse, layerOf } from '../client/response-schemas.js'
 import { describeValue } from './describe-value.js'
 import { defineCheck } from './define-check.js'
 

@@ -1,5 +1,5 @@
-import { pathnameOf } from '../exchange.js'
-import { documentedResponse } from '../response-schemas.js'
+import { pathnameOf } from '../client/exchange.js'
+import { documentedResponse } from '../client/response-schemas.js'
 import { defineCheck } from './define-check.js'
 
 /**

@@ -1,4 +1,4 @@
-import { documentedPathOf, hasNoBodyByHttp, type Exchange } from '../exchange.js'
+import { documentedPathOf, hasNoBodyByHttp, type Exchange } from '../client/exchange.js'
 import { describeValue } from './describe-value.js'
 import { defineCheck } from './define-check.js'
 

@@ -1,4 +1,4 @@
-import { requestHeaderOf } from '../exchange.js'
+import { requestHeaderOf } from '../client/exchange.js'
 import { defineCheck } from './define-check.js'
 
 /** RFC 7235 auth-param: `error="invalid_token"` or `error=invalid_token`, names case-insensitive. */

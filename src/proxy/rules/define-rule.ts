@@ -1,4 +1,4 @@
-import type { SentenceId } from '../../contract/contract-sentences.js'
+import type { SentenceId } from '../../contract/rules/contract-sentences.js'
 import type { Knowledge } from '../knowledge.js'
 import type { ObservedExchange } from '../observed-exchange.js'
 

@@ -1,4 +1,4 @@
-import { holdsTerm } from '../../contract/api-user.js'
+import { holdsTerm } from '../../contract/rules/api-user.js'
 import { operationOf, statusOf } from '../observed-exchange.js'
 import { listItemsOf, type SeenUser } from '../users-in-answer.js'
 import { defineRule, found } from './define-rule.js'

@@ -1,4 +1,4 @@
-import type { SentenceId } from '../../contract/contract-sentences.js'
+import type { SentenceId } from '../../contract/rules/contract-sentences.js'
 import { succeeded, tokenOf } from '../observed-exchange.js'
 import { defineRule, found } from './define-rule.js'
 

@@ -1,10 +1,10 @@
 import { resolve } from 'node:path'
 import type { JsonTestResults } from 'vitest/node'
-import { readContractSections, readFileSection } from './contract-sections.js'
+import { readContractSections, readFileSection } from '../rules/contract-sections.js'
 import { redactSecrets } from './redact-secrets.js'
 import { renderHtmlReport } from './render-html-report.js'
 import { groupChecks } from './report-checks.js'
-import { writeReportFile } from '../files/write-report-file.js'
+import { writeReportFile } from '../../files/write-report-file.js'
 
 /** One finished run of the suite, and where its HTML report goes. */
 export interface HtmlReportRun {

@@ -1,5 +1,5 @@
 import type { Finding } from './contract-violation.js'
-import { escapeControlCharacters } from './escape-control-characters.js'
+import { escapeControlCharacters } from '../../text/escape-control-characters.js'
 import { mediaTypeOf, type Exchange } from './exchange.js'
 import { MAX_JSON_VALUES } from './response-limits.js'
 

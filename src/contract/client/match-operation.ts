@@ -1,4 +1,4 @@
-import type { Operation } from '../spec/operations.js'
+import type { Operation } from '../../spec/operations.js'
 
 /**
  * The operation a method and path address. Literal segments win over templated ones, as routers do

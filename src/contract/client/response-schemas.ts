@@ -1,8 +1,8 @@
 import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js'
 import type { OpenAPIV3_1 } from 'openapi-types'
-import { createAjv } from '../spec/create-ajv.js'
-import { toValidationIssue } from '../spec/schema-issues.js'
-import type { ContractLayer, Operation } from '../spec/operations.js'
+import { createAjv } from '../../spec/create-ajv.js'
+import { toValidationIssue } from '../../spec/schema-issues.js'
+import type { ContractLayer, Operation } from '../../spec/operations.js'
 
 /** Which layer of the contract the suite holds a backend to (`verify --only core`: core alone). */
 export type SuiteLayer = 'all' | 'core'

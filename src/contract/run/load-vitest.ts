@@ -1,6 +1,6 @@
 import type * as VitestNode from 'vitest/node'
-import { AppError } from '../errors.js'
-import { findPeerProblem } from '../files/optional-peer.js'
+import { AppError } from '../../errors.js'
+import { findPeerProblem } from '../../files/optional-peer.js'
 
 /**
  * vitest's Node API, which runs the contract suite. vitest is an optional peer dependency of the kit

@@ -1,6 +1,6 @@
 import type { ExchangeRequest } from './exchange.js'
-import { maskHeaderValue } from './redact-secrets.js'
-import { shellQuote as quote } from './shell-quote.js'
+import { maskHeaderValue } from '../report/redact-secrets.js'
+import { shellQuote as quote } from '../../text/shell-quote.js'
 
 /**
  * A curl command that sends the same request, to reproduce a failure by hand. Credentials show as

@@ -2,7 +2,7 @@
 export const ROLES = ['CLIENT_OWNER', 'CLIENT_ADMIN', 'CLIENT_VIEWER', 'BOT_USER'] as const
 export type Role = (typeof ROLES)[number]
 
-/** The role each member actor of a target has (src/contract/target.ts); the outsider is another organization's. */
+/** The role each member actor of a target has (src/contract/target/target.ts); the outsider is another organization's. */
 export const ACTOR_ROLES = {
   owner: 'CLIENT_OWNER',
   admin: 'CLIENT_ADMIN',

@@ -1,4 +1,4 @@
-import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from './response-limits.js'
+import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../contract/client/response-limits.js'
 
 /** JSON text nested deeper than the kit parses: refused before JSON.parse, so that nothing downstream recurses into it. */
 export class JsonTooDeep extends Error {

@@ -1,4 +1,4 @@
-import { escapeControlCharacters } from './escape-control-characters.js'
+import { escapeControlCharacters } from '../../text/escape-control-characters.js'
 
 /** A failed check as the run reports it: its full name and what it said. */
 export interface FailedCheck {

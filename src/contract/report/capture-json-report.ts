@@ -1,5 +1,5 @@
 import type { JsonTestResults, Reporter, TestModule } from 'vitest/node'
-import { loadVitest } from './load-vitest.js'
+import { loadVitest } from '../run/load-vitest.js'
 
 /** vitest's JSON reporter, writing to memory instead of a file. */
 export interface JsonReportCapture {

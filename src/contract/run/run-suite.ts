@@ -3,27 +3,27 @@ import { Writable } from 'node:stream'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { JsonTestResults, Reporter, Vitest } from 'vitest/node'
-import { writeReportFile } from '../files/write-report-file.js'
-import { captureJsonReport } from './capture-json-report.js'
+import { writeReportFile } from '../../files/write-report-file.js'
+import { captureJsonReport } from '../report/capture-json-report.js'
 import { loadVitest } from './load-vitest.js'
-import { createScratchDirectory } from './scratch-directory.js'
-import type { SuiteLayer } from './response-schemas.js'
-import { progressReporter } from './progress-reporter.js'
+import { createScratchDirectory } from '../../files/scratch-directory.js'
+import type { SuiteLayer } from '../client/response-schemas.js'
+import { progressReporter } from '../report/progress-reporter.js'
 import { chosenSkipReason, isChosenSkip, isNotRun, RUN_TIMEOUT_REASON } from './skip-reasons.js'
-import type { FailedCheck } from './summarize-failures.js'
+import type { FailedCheck } from '../report/summarize-failures.js'
 import { SUITE_ENV } from './suite-env.js'
-import type { Target } from './target.js'
+import type { Target } from '../target/target.js'
 
-export const SUITE_CONFIG_PATH = fileURLToPath(new URL('../../contract-tests/vitest.config.ts', import.meta.url))
+export const SUITE_CONFIG_PATH = fileURLToPath(new URL('../../../contract-tests/vitest.config.ts', import.meta.url))
 
 /** --bail: the checks after the first failure are skipped as not run, so that every check is still counted. */
 const STOP_AFTER_FIRST_FAILURE = fileURLToPath(
-  new URL('../../contract-tests/support/stop-after-first-failure.ts', import.meta.url),
+  new URL('../../../contract-tests/support/stop-after-first-failure.ts', import.meta.url),
 )
 
 /** --run-timeout: no check starts once the run's deadline has passed. */
 const STOP_AT_THE_RUN_DEADLINE = fileURLToPath(
-  new URL('../../contract-tests/support/stop-at-the-run-deadline.ts', import.meta.url),
+  new URL('../../../contract-tests/support/stop-at-the-run-deadline.ts', import.meta.url),
 )
 
 export interface SuiteRunOptions {

@@ -1,11 +1,11 @@
-import { AppError } from '../errors.js'
+import { AppError } from '../../errors.js'
 import { acceptsConnections } from './accepts-connections.js'
-import { JsonTooDeep, JsonTooLarge, parseBoundedJson } from './json-depth.js'
-import { readBoundedBody, ResponseTooLarge } from './read-bounded-body.js'
-import { DEFAULT_MAX_RESPONSE_BYTES } from './response-limits.js'
+import { JsonTooDeep, JsonTooLarge, parseBoundedJson } from '../../text/json-depth.js'
+import { readBoundedBody, ResponseTooLarge } from '../../http/read-bounded-body.js'
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../client/response-limits.js'
 import { parseTarget, readTargetFile, type Target } from './target.js'
-import { describeTransportFailure } from './transport-failure.js'
-import { describeUnusableAnswer } from './unusable-answer.js'
+import { describeTransportFailure } from '../client/transport-failure.js'
+import { describeUnusableAnswer } from '../client/unusable-answer.js'
 
 /** Where a run's target comes from: a target file, or a running mock (whose control routes may need a token). */
 export interface TargetSource {

@@ -1,4 +1,4 @@
-import { describeBytes } from './response-limits.js'
+import { describeBytes } from '../contract/client/response-limits.js'
 
 /** How much of an oversized body a report keeps, to show what it began with. */
 const KEPT_HEAD_BYTES = 1024

@@ -1,4 +1,4 @@
-import type { Operation } from '../spec/operations.js'
+import type { Operation } from '../../spec/operations.js'
 
 /** One request the suite sent and the response it got: what every check reads. */
 export interface Exchange {

@@ -1,13 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { ErrorObject } from 'ajv/dist/2020.js'
-import { AppError } from '../errors.js'
-import { readJsonFile } from '../files/read-json-file.js'
-import { createAjv } from '../spec/create-ajv.js'
-import { toValidationIssue } from '../spec/schema-issues.js'
+import { AppError } from '../../errors.js'
+import { readJsonFile } from '../../files/read-json-file.js'
+import { createAjv } from '../../spec/create-ajv.js'
+import { toValidationIssue } from '../../spec/schema-issues.js'
 
 /** The hand-written schema of target files, shipped with the kit. */
-export const TARGET_SCHEMA_PATH = fileURLToPath(new URL('../../schemas/target.schema.json', import.meta.url))
+export const TARGET_SCHEMA_PATH = fileURLToPath(new URL('../../../schemas/target.schema.json', import.meta.url))
 
 export const ACTOR_NAMES = ['owner', 'admin', 'viewer', 'bot', 'outsider'] as const
 export type ActorName = (typeof ACTOR_NAMES)[number]
