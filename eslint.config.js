@@ -108,6 +108,21 @@ export default tseslint.config(
         'error',
         { patterns: ['**/domain/*', '**/engine/*', '**/mock-instance/*', '**/server/*', '**/seed/*', 'fastify'] },
       ],
+      // The suite's settings, the target's tokens among them, go to its workers by vitest's provide
+      // (src/contract/run/suite-settings.ts): the environment would hand them to every child process too.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "AssignmentExpression > MemberExpression.left[object.object.name='process'][object.property.name='env']",
+          message: 'Pass settings by vitest provide/inject or as arguments, not through process.env.',
+        },
+        {
+          selector:
+            "CallExpression[callee.object.name='Object'][callee.property.name='assign'] > MemberExpression.arguments:first-child[object.name='process'][property.name='env']",
+          message: 'Pass settings by vitest provide/inject or as arguments, not through process.env.',
+        },
+      ],
     },
   },
 )

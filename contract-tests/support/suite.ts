@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
-import { onTestFinished, test as vitestTest, type TestContext, type TestOptions } from 'vitest'
+import { inject, onTestFinished, test as vitestTest, type TestContext, type TestOptions } from 'vitest'
 import type { Finding } from '../../src/contract/client/contract-violation.js'
 import { ContractClient, type SendOptions } from '../../src/contract/client/contract-client.js'
 import type { Exchange } from '../../src/contract/client/exchange.js'
@@ -9,14 +9,14 @@ import { parseTarget, type ActorName, type DisposableUser, type Target } from '.
 import { listTargetTokens } from '../../src/contract/target/target-tokens.js'
 import { loadSpec, type LoadedSpec } from '../../src/spec/load-spec.js'
 import { RESPONSE_CHECKS } from '../../src/contract/checks/index.js'
-import { SUITE_ENV } from '../../src/contract/run/suite-env.js'
+import { SUITE_SETTINGS, type SuiteSettings } from '../../src/contract/run/suite-settings.js'
 import { DISPOSABLE_SLOTS, DISPOSABLE_USERS_NEEDED } from '../../src/contract/target/disposable-slots.js'
 import { chosenSkipReason } from '../../src/contract/run/skip-reasons.js'
 import { ContractViolation } from '../../src/contract/client/contract-violation.js'
 
 /**
  * What every scenario of the contract suite shares: the target, the document, and the client that
- * checks every response. `verify` passes the run's settings through the environment (suite-env.ts).
+ * checks every response. `verify` provides the run's settings to the workers (suite-settings.ts).
  */
 export interface Suite {
   target: Target
@@ -29,16 +29,20 @@ export interface Suite {
   requestTimeoutMs: number
 }
 
+declare module 'vitest' {
+  export interface ProvidedContext {
+    [SUITE_SETTINGS]: SuiteSettings
+  }
+}
+
 async function openSuite(): Promise<Suite> {
-  const targetJson = process.env[SUITE_ENV.target]
-  if (!targetJson)
-    throw new Error(`The contract suite runs through \`users-api-kit verify\` (${SUITE_ENV.target} is not set).`)
-  const target = parseTarget(JSON.parse(targetJson))
-  const spec = await loadSpec(process.env[SUITE_ENV.spec] || undefined)
-  const layer: SuiteLayer = process.env[SUITE_ENV.layer] === 'core' ? 'core' : 'all'
-  const timeoutMs = Number(process.env[SUITE_ENV.timeoutMs] ?? '10000')
-  const maxResponseBytes = Number(process.env[SUITE_ENV.maxResponseBytes] || DEFAULT_MAX_RESPONSE_BYTES)
-  const report = { showSecrets: process.env[SUITE_ENV.showSecrets] === '1', secrets: listTargetTokens(target) }
+  const settings = inject(SUITE_SETTINGS) as SuiteSettings | undefined
+  if (!settings) throw new Error('The contract suite runs through `users-api-kit verify`, which provides its target.')
+  const target = parseTarget(settings.target)
+  const spec = await loadSpec(settings.spec || undefined)
+  const { layer, timeoutMs } = settings
+  const maxResponseBytes = settings.maxResponseBytes || DEFAULT_MAX_RESPONSE_BYTES
+  const report = { showSecrets: settings.showSecrets, secrets: listTargetTokens(target) }
   const client = new ContractClient({
     baseUrl: target.baseUrl,
     spec,
@@ -48,7 +52,7 @@ async function openSuite(): Promise<Suite> {
     maxResponseBytes,
     report,
   })
-  return { target, spec, client, layer, readOnly: process.env[SUITE_ENV.readOnly] === '1', requestTimeoutMs: timeoutMs }
+  return { target, spec, client, layer, readOnly: settings.readOnly, requestTimeoutMs: timeoutMs }
 }
 
 export const suite: Suite = await openSuite()

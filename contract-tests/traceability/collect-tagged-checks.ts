@@ -1,7 +1,8 @@
 import { relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../../src/contract/client/response-limits.js'
 import { SUITE_CONFIG_PATH } from '../../src/contract/run/run-suite.js'
-import { SUITE_ENV } from '../../src/contract/run/suite-env.js'
+import { SUITE_SETTINGS, type SuiteSettings } from '../../src/contract/run/suite-settings.js'
 
 /** One check of the contract suite as vitest collects it: where it is, its full name, its tags. */
 export interface TaggedCheck {
@@ -30,13 +31,21 @@ const COLLECT_ONLY_TARGET = {
  */
 export async function collectTaggedChecks(): Promise<TaggedCheck[]> {
   const { createVitest } = await import('vitest/node')
-  const previous = process.env[SUITE_ENV.target]
-  process.env[SUITE_ENV.target] = JSON.stringify(COLLECT_ONLY_TARGET)
+  const settings: SuiteSettings = {
+    target: COLLECT_ONLY_TARGET,
+    layer: 'all',
+    readOnly: false,
+    timeoutMs: 10_000,
+    maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
+    showSecrets: false,
+    runDeadline: Number.MAX_SAFE_INTEGER,
+  }
   const vitest = await createVitest('test', {
     config: SUITE_CONFIG_PATH,
     watch: false,
     reporters: [],
     maxWorkers: 1,
+    provide: { [SUITE_SETTINGS]: settings },
   })
   try {
     // Run each file's top level: vitest 5 parses files statically by default, which misses the checks loops build.
@@ -53,7 +62,5 @@ export async function collectTaggedChecks(): Promise<TaggedCheck[]> {
       )
   } finally {
     await vitest.close()
-    if (previous === undefined) delete process.env[SUITE_ENV.target]
-    else process.env[SUITE_ENV.target] = previous
   }
 }

@@ -11,7 +11,7 @@ import type { SuiteLayer } from '../client/response-schemas.js'
 import { progressReporter } from '../report/progress-reporter.js'
 import { chosenSkipReason, isChosenSkip, isNotRun, RUN_TIMEOUT_REASON } from './skip-reasons.js'
 import type { FailedCheck } from '../report/summarize-failures.js'
-import { SUITE_ENV } from './suite-env.js'
+import { SUITE_SETTINGS, type SuiteSettings } from './suite-settings.js'
 import type { Target } from '../target/target.js'
 
 export const SUITE_CONFIG_PATH = fileURLToPath(new URL('../../../contract-tests/vitest.config.ts', import.meta.url))
@@ -78,25 +78,17 @@ export function checkKey(file: string, fullName: string): string {
   return `${file}\n${fullName}`
 }
 
-/** Runs the contract suite (contract-tests/) against one target through vitest's Node API. */
-export async function runSuite(options: SuiteRunOptions): Promise<SuiteOutcome> {
-  // Workers inherit the environment: that is how the suite learns its target and settings. Set for
-  // this run only, so that nothing of the target outlives it in this process (gate runs fuzz next).
-  const settings: Record<string, string> = {
-    [SUITE_ENV.target]: JSON.stringify(options.target),
-    [SUITE_ENV.layer]: options.layer,
-    [SUITE_ENV.readOnly]: options.readOnly ? '1' : '',
-    [SUITE_ENV.timeoutMs]: String(options.timeoutMs),
-    [SUITE_ENV.maxResponseBytes]: String(options.maxResponseBytes),
-    [SUITE_ENV.showSecrets]: options.showSecrets ? '1' : '',
-    [SUITE_ENV.runDeadline]: String(Date.now() + options.runTimeoutMs),
-    ...(options.spec ? { [SUITE_ENV.spec]: options.spec } : {}),
-  }
-  Object.assign(process.env, settings)
-  try {
-    return await startSuite(options)
-  } finally {
-    for (const name of Object.keys(settings)) delete process.env[name]
+/** What the suite's workers are told of this run (suite-settings.ts). */
+function suiteSettings(options: SuiteRunOptions): SuiteSettings {
+  return {
+    target: options.target,
+    spec: options.spec,
+    layer: options.layer,
+    readOnly: options.readOnly,
+    timeoutMs: options.timeoutMs,
+    maxResponseBytes: options.maxResponseBytes,
+    showSecrets: options.showSecrets,
+    runDeadline: Date.now() + options.runTimeoutMs,
   }
 }
 
@@ -106,7 +98,11 @@ interface ReportMove {
   to: string
 }
 
-async function startSuite(options: SuiteRunOptions): Promise<SuiteOutcome> {
+/**
+ * Runs the contract suite (contract-tests/) against one target through vitest's Node API; the target
+ * and the run's settings reach the workers by vitest's `provide` (suite-settings.ts).
+ */
+export async function runSuite(options: SuiteRunOptions): Promise<SuiteOutcome> {
   const folder = options.junit || options.json ? await createScratchDirectory('users-api-kit-reports-') : undefined
   // vitest's reporters open their files as named, through any symbolic link: they write into a folder of
   // the kit's own, and the reports are then put in place as the state file is (write-report-file.ts).
@@ -144,6 +140,7 @@ async function runVitest(
     {
       config: SUITE_CONFIG_PATH,
       run: true,
+      provide: { [SUITE_SETTINGS]: suiteSettings(options) },
       watch: false,
       reporters: capture ? [...reporters, capture.reporter] : reporters,
       // One worker thread, whatever the cores: each costs ~65 MiB, and a run takes seconds either way.

@@ -1,0 +1,25 @@
+import type { SuiteLayer } from '../client/response-schemas.js'
+
+/**
+ * What `verify` tells the suite's workers about the run: vitest's `provide` carries it to them and the
+ * suite reads it with `inject(SUITE_SETTINGS)` (contract-tests/support/suite.ts). Nothing of it, the
+ * target's tokens least of all, goes into the environment of the process or of anything it starts.
+ */
+export interface SuiteSettings {
+  /** The target as the target file holds it (target.ts parses it in the worker). */
+  target: unknown
+  /** A document of one's own (`--spec`), else the kit's. */
+  spec?: string | undefined
+  layer: SuiteLayer
+  readOnly: boolean
+  /** How long a request may take, to the answer's last byte (`--request-timeout`). */
+  timeoutMs: number
+  maxResponseBytes: number
+  /** Whether reports show tokens as sent (`--show-secrets`). */
+  showSecrets: boolean
+  /** When the run must end (`--run-timeout`), in milliseconds since the epoch. */
+  runDeadline: number
+}
+
+/** The name the settings are provided under. */
+export const SUITE_SETTINGS = 'usersApiKitSuite'
