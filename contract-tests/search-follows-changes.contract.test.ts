@@ -11,7 +11,7 @@ import { randomText, userPath } from './support/user-paths.js'
 // CONTRACT §4: the list's search and role filter answer the users as they are now, after renames and
 // role changes too, and the two filters together answer exactly what each allows. One disposable user
 // is renamed and given another role, then put back. It borrows update-user's slot: the slot table is in
-// src/contract/target/disposable-slots.ts, and verify runs test files one after another in one worker.
+// src/target/disposable-slots.ts, and verify runs test files one after another in one worker.
 // Sequential: every check changes the same user.
 
 /** Past this many matches the suite would have to walk pages; the checks that need all matches skip. */

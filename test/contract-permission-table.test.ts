@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { decidePermission, type PatchKeys, type PermissionRequest } from '../src/contract/rules/permission-table.js'
-import { ROLES, type Role } from '../src/contract/rules/roles.js'
+import { ROLES, type Role } from '../src/spec/roles.js'
 import { assertMayDelete, assertMayList, assertMayRead, assertMayUpdate } from '../src/domain/permissions.js'
 import type { User } from '../src/domain/user.js'
 import { isAppError } from '../src/errors.js'

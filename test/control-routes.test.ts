@@ -12,6 +12,7 @@ import type { Problem, UserEnvelope } from './support/api-exchange.js'
 import { injectApi } from './support/inject-api.js'
 import { mockStateOf } from './support/mock-state-of.js'
 import { namedUser } from './support/named-users.js'
+import { ACTOR_ROLES } from '../src/target/target-format.js'
 
 // CONTRACT §7: the mock's own routes under /__mock/. Not the users API, and no token needed.
 
@@ -95,9 +96,8 @@ describe('POST /__mock/target', () => {
 
   test('its actors are ACTIVE users of the roles they name, the outsider of another organization', async () => {
     const target = (await injectApi<TargetBody>(app, { method: 'POST', url: '/__mock/target' })).body
-    const roles = { owner: 'CLIENT_OWNER', admin: 'CLIENT_ADMIN', viewer: 'CLIENT_VIEWER', bot: 'BOT_USER' } as const
     const owner = (await me(target.actors['owner']!.token)).body.data
-    for (const [actor, role] of Object.entries(roles)) {
+    for (const [actor, role] of Object.entries(ACTOR_ROLES)) {
       const user = (await me(target.actors[actor]!.token)).body.data
       expect(user).toMatchObject({ role, status: 'ACTIVE', organizationId: owner.organizationId })
     }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { DISPOSABLE_USERS_NEEDED } from '../src/contract/target/disposable-slots.js'
+import { DISPOSABLE_USERS_NEEDED } from '../src/target/disposable-slots.js'
 import { createFetchHandler } from '../src/fetch/create-fetch-handler.js'
 import { createUsersApiMock } from '../src/mock-instance/create-users-api-mock.js'
 import { startMock } from '../src/server/start-mock.js'
@@ -15,7 +15,7 @@ import { freePort } from './support/free-port.js'
 /** A verify process of its own, beside the other one (~5 s alone, more beside other test files). */
 const SUITE_RUN_MS = 120_000
 
-/** The disposable users the suite shares out (src/contract/target/disposable-slots.ts). */
+/** The disposable users the suite shares out (src/target/disposable-slots.ts). */
 const DISPOSABLE = DISPOSABLE_USERS_NEEDED
 
 /** Runs once, however many tests await it. */

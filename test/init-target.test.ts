@@ -1,4 +1,4 @@
-import { DISPOSABLE_USERS_NEEDED } from '../src/contract/target/disposable-slots.js'
+import { DISPOSABLE_USERS_NEEDED } from '../src/target/disposable-slots.js'
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

@@ -1,11 +1,13 @@
 import type { ApiUser, PageMeta } from '../../src/contract/rules/api-user.js'
 import type { Exchange } from '../../src/contract/client/exchange.js'
-import { ACTOR_ROLES } from '../../src/contract/rules/roles.js'
+import { ACTOR_ROLES } from '../../src/target/target-format.js'
 import { expectRule } from './suite.js'
 
-// The shapes, the roles and the search rule live in src/contract/, which the proxy reads too.
+// The shapes and the search rule live in src/contract/, the roles in src/spec/ (the document's), the actors'
+// roles with the target's format: the proxy and the mock read them too.
 export { holdsTerm, type ApiUser, type PageMeta } from '../../src/contract/rules/api-user.js'
-export { ACTOR_ROLES, ROLES, type Role } from '../../src/contract/rules/roles.js'
+export { ROLES, type Role } from '../../src/spec/roles.js'
+export { ACTOR_ROLES } from '../../src/target/target-format.js'
 
 export type MemberName = keyof typeof ACTOR_ROLES
 export const MEMBER_NAMES = Object.keys(ACTOR_ROLES) as MemberName[]

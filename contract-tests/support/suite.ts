@@ -10,7 +10,7 @@ import { listTargetTokens } from '../../src/contract/target/target-tokens.js'
 import { loadSpec, type LoadedSpec } from '../../src/spec/load-spec.js'
 import { RESPONSE_CHECKS } from '../../src/contract/checks/index.js'
 import { SUITE_SETTINGS, type SuiteSettings } from '../../src/contract/run/suite-settings.js'
-import { DISPOSABLE_SLOTS, DISPOSABLE_USERS_NEEDED } from '../../src/contract/target/disposable-slots.js'
+import { DISPOSABLE_SLOTS, DISPOSABLE_USERS_NEEDED } from '../../src/target/disposable-slots.js'
 import { chosenSkipReason } from '../../src/contract/run/skip-reasons.js'
 import { ContractViolation } from '../../src/contract/client/contract-violation.js'
 

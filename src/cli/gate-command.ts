@@ -1,7 +1,7 @@
 import { access, readFile, rm } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { DISPOSABLE_USERS_NEEDED } from '../contract/target/disposable-slots.js'
+import { DISPOSABLE_USERS_NEEDED } from '../target/disposable-slots.js'
 import { escapeControlCharacters } from '../text/escape-control-characters.js'
 import { findVitestProblem } from '../contract/run/load-vitest.js'
 import { resolveTarget } from '../contract/target/resolve-target.js'

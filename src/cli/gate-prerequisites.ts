@@ -1,4 +1,4 @@
-import { DISPOSABLE_USERS_NEEDED } from '../contract/target/disposable-slots.js'
+import { DISPOSABLE_USERS_NEEDED } from '../target/disposable-slots.js'
 import { ACTOR_NAMES, type Target } from '../contract/target/target.js'
 
 /**

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { dirname, relative } from 'node:path'
 import { parseArgs } from 'node:util'
-import { DISPOSABLE_USERS_NEEDED } from '../contract/target/disposable-slots.js'
+import { DISPOSABLE_USERS_NEEDED } from '../target/disposable-slots.js'
 import { PLACEHOLDER, TARGET_SCHEMA_PATH } from '../contract/target/target.js'
 import { readCommandArgs } from './read-command-args.js'
 

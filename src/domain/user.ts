@@ -1,3 +1,4 @@
+import type { Role } from '../spec/roles.js'
 import type { components } from '../spec/users-api.js'
 
 /**
@@ -6,14 +7,14 @@ import type { components } from '../spec/users-api.js'
  */
 type Schemas = components['schemas']
 
-export type Role = Schemas['Role']
+export type { Role }
 export type Status = Schemas['Status']
 export type User = Schemas['User']
 /** A PATCH body once validated against the document: at least one key, no other. */
 export type UserPatch = Schemas['UserPatch']
 export type PageMeta = Schemas['PageMeta']
 
-export const ROLES = ['CLIENT_OWNER', 'CLIENT_ADMIN', 'CLIENT_VIEWER', 'BOT_USER'] as const satisfies readonly Role[]
+export { ROLES } from '../spec/roles.js'
 
 export interface Organization {
   id: string

@@ -1,39 +1,25 @@
 import type { Role, User } from '../domain/user.js'
 import type { UserStore } from '../domain/user-store.js'
 import { AppError } from '../errors.js'
+import { DISPOSABLE_USERS_NEEDED } from '../target/disposable-slots.js'
+import { ACTOR_ROLES, type Target, type WebhookReceiverSettings } from '../target/target-format.js'
 import { generateWebhookSecret } from '../webhooks/webhook-secret.js'
 import { STATE_LIMITS } from './state-limits.js'
 
-/** The contract suite's description of a deployment (schemas/target.schema.json). */
-export interface MockTarget {
-  baseUrl: string
-  actors: Partial<Record<'owner' | 'admin' | 'viewer' | 'bot' | 'outsider', { token: string }>>
-  disposable: Array<{ id: string; token: string }>
-  /**
-   * The suite's webhook receiver: on a free loopback port, with a fresh secret, subscribing itself through
-   * the mock's POST /__mock/webhooks (what no other backend offers: theirs are subscribed beforehand).
-   */
-  webhooks?: {
-    listen: string
-    secret: string
-    autoSubscribe?: boolean
-    retryWithinSeconds?: number
-    deliverWithinSeconds?: number
-  }
+/**
+ * A target of this mock, in the contract suite's format (target-format.ts). Its webhook receiver listens on
+ * a free loopback port, with a fresh secret, and subscribes itself through the mock's POST /__mock/webhooks
+ * (what no other backend offers: theirs are subscribed beforehand).
+ */
+export interface MockTarget extends Target {
+  webhooks: WebhookReceiverSettings
 }
 
-/** Disposable users a target gets by default: what the contract suite shares out, with room to spare. */
-export const DEFAULT_DISPOSABLE_USERS = 12
+/** Disposable users a target gets by default: what the contract suite shares out, and one to spare. */
+export const DEFAULT_DISPOSABLE_USERS = DISPOSABLE_USERS_NEEDED + 1
 
 /** How the mock tells its disposable users from others (the suite never relies on it). */
 const DISPOSABLE_EMAIL_DOMAIN = '@contract.example'
-
-const ACTOR_ROLES: Record<'owner' | 'admin' | 'viewer' | 'bot', Role> = {
-  owner: 'CLIENT_OWNER',
-  admin: 'CLIENT_ADMIN',
-  viewer: 'CLIENT_VIEWER',
-  bot: 'BOT_USER',
-}
 
 /**
  * A target for this mock: the first organization with an active owner, one active user of each role

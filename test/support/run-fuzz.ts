@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { execa } from 'execa'
-import type { MockTarget } from '../../src/mock-instance/create-target.js'
+import type { Target } from '../../src/target/target-format.js'
 
 export interface CliRun {
   exitCode: number
@@ -21,7 +21,7 @@ export interface CliRun {
  */
 export async function runKit(
   command: 'fuzz' | 'gate',
-  target: MockTarget,
+  target: Target,
   extraArgs: string[] = [],
   junitName = 'report.xml',
 ): Promise<CliRun> {

@@ -1,4 +1,4 @@
-import type { Role } from './roles.js'
+import type { Role } from '../../spec/roles.js'
 
 /** A user as the API answers it (CONTRACT §1); more fields may come and are ignored. */
 export interface ApiUser {

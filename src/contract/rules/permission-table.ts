@@ -1,5 +1,5 @@
 import type { SentenceId } from './contract-sentences.js'
-import type { Role } from './roles.js'
+import type { Role } from '../../spec/roles.js'
 
 /**
  * CONTRACT §3, "Who may do what", as data: the contract suite derives the answers its permission checks

@@ -5,51 +5,19 @@ import { AppError } from '../../errors.js'
 import { readJsonFile } from '../../files/read-json-file.js'
 import { createAjv } from '../../spec/create-ajv.js'
 import { toValidationIssue } from '../../spec/schema-issues.js'
+import type { Target } from '../../target/target-format.js'
+
+export {
+  ACTOR_NAMES,
+  type Actor,
+  type ActorName,
+  type DisposableUser,
+  type Target,
+  type WebhookReceiverSettings,
+} from '../../target/target-format.js'
 
 /** The hand-written schema of target files, shipped with the kit. */
 export const TARGET_SCHEMA_PATH = fileURLToPath(new URL('../../../schemas/target.schema.json', import.meta.url))
-
-export const ACTOR_NAMES = ['owner', 'admin', 'viewer', 'bot', 'outsider'] as const
-export type ActorName = (typeof ACTOR_NAMES)[number]
-
-export interface Actor {
-  token: string
-}
-
-/** A user the suite may change and delete: an ACTIVE CLIENT_VIEWER of the owner's organization. */
-export interface DisposableUser {
-  id: string
-  token: string
-}
-
-/**
- * What the contract suite tests: a users API and tokens of its users. owner, admin, viewer and bot are
- * ACTIVE users of one organization; outsider an ACTIVE user of another. A missing actor skips the checks
- * that need it.
- */
-export interface Target {
-  /** http(s), without a trailing slash: the suite appends `/api/users`. */
-  baseUrl: string
-  actors: Partial<Record<ActorName, Actor>>
-  disposable: DisposableUser[]
-  /** The suite's webhook receiver; `false`: the backend sends none (a choice); absent: none configured. */
-  webhooks?: WebhookReceiverSettings | false
-}
-
-/** Where the suite's receiver listens and how deliveries to it are signed (docs/contract.md §6). */
-export interface WebhookReceiverSettings {
-  /** `host:port`; port 0 takes a free one (only useful with autoSubscribe). */
-  listen: string
-  /** The URL the backend delivers to, when not `http://<listen>/`. */
-  url?: string
-  secret: string
-  /** A users-api-kit mock: subscribe through POST /__mock/webhooks. */
-  autoSubscribe?: boolean
-  /** With autoSubscribe: the mock's control token, when it has one. */
-  controlToken?: string
-  retryWithinSeconds?: number
-  deliverWithinSeconds?: number
-}
 
 const validateTarget = createAjv().compile(JSON.parse(readFileSync(TARGET_SCHEMA_PATH, 'utf8')) as object)
 

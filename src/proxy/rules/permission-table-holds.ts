@@ -1,5 +1,5 @@
 import { decidePermission, type PatchKeys, type PermissionRequest } from '../../contract/rules/permission-table.js'
-import { isRole, type Role } from '../../contract/rules/roles.js'
+import { isRole, type Role } from '../../spec/roles.js'
 import type { Knowledge } from '../knowledge.js'
 import { readPatchBody } from '../patch-body.js'
 import { dataOf, operationOf, statusOf, succeeded, tokenOf, type ObservedExchange } from '../observed-exchange.js'
