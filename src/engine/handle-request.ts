@@ -55,12 +55,11 @@ export function createEngine(options: EngineOptions): Engine {
       const valid = validateRequest(match, searchParams, body) //          400
       const handler = handlers.get(match.operation.operationId) as OperationHandler
       const result = handler({ ...valid, store, caller }) //               404, 403, 409 (the domain), then the change
-      return { ...answer(request.method, result.status, result.body), role }
+      return { ...withContentFor(request.method, answer(result.status, result.body)), role }
     } catch (error) {
       const appError = toAppError(error)
       reportUnexpected(appError, error, options.onUnexpectedError)
-      const response = toProblemResponse(appError)
-      return { ...response, role, ...(request.method === 'HEAD' ? { body: undefined } : {}) }
+      return { ...withContentFor(request.method, toProblemResponse(appError)), role }
     }
   }
 }
@@ -104,7 +103,12 @@ function reportUnexpected(appError: AppError, thrown: unknown, report: EngineOpt
   if (appError.code === 'INTERNAL' && !appError.details['simulated']) report?.(appError.details.cause ?? thrown)
 }
 
-function answer(method: string, status: number, body: string | undefined): EngineResponse {
+function answer(status: number, body: string | undefined): EngineResponse {
   if (body === undefined) return { status, headers: {} }
-  return { status, headers: { 'content-type': JSON_CONTENT_TYPE }, body: method === 'HEAD' ? undefined : body }
+  return { status, headers: { 'content-type': JSON_CONTENT_TYPE }, body }
+}
+
+/** HEAD is GET without the content (RFC 9110 §9.3.2): the same status and headers, an error's too. */
+function withContentFor(method: string, response: EngineResponse): EngineResponse {
+  return method === 'HEAD' ? { ...response, body: undefined } : response
 }

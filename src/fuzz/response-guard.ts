@@ -8,6 +8,7 @@ import {
 } from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import type { AddressInfo } from 'node:net'
+import { hasNoContentByHttp } from '../http/bodiless-answers.js'
 import { HOP_BY_HOP_HEADERS } from '../http/hop-by-hop-headers.js'
 import { exceedsJsonLimits, JsonTooDeep, JsonTooLarge } from '../text/json-depth.js'
 import { ResponseTooLarge } from '../http/read-bounded-body.js'
@@ -253,16 +254,16 @@ function forwardedRequestHeaders(
 /** The answer's headers as they came (repeated ones too), less hop-by-hop ones, with the length of the body sent. */
 function forwardedHeaders(answer: UpstreamAnswer, method: string | undefined): string[] {
   const headers: string[] = []
+  const bodiless = hasNoContentByHttp(method ?? 'GET', answer.status)
   for (let index = 0; index + 1 < answer.rawHeaders.length; index += 2) {
     const name = answer.rawHeaders[index] ?? ''
     const lower = name.toLowerCase()
     if (HOP_BY_HOP_HEADERS.has(lower)) continue
     // HEAD, 204 and 304 keep the length they declared; the others get the length of what is forwarded.
-    if (lower === 'content-length' && method !== 'HEAD' && answer.status !== 204 && answer.status !== 304) continue
+    if (lower === 'content-length' && !bodiless) continue
     headers.push(name, answer.rawHeaders[index + 1] ?? '')
   }
-  if (method !== 'HEAD' && answer.status !== 204 && answer.status !== 304)
-    headers.push('Content-Length', String(answer.body.byteLength))
+  if (!bodiless) headers.push('Content-Length', String(answer.body.byteLength))
   return headers
 }
 

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { describeTransportFailure, type TransportFailure } from '../contract/client/transport-failure.js'
+import { hasNoContentByHttp } from '../http/bodiless-answers.js'
 import type { CopyBudget } from './copy-budget.js'
 import { endToEndHeaders, withHost } from './forwarded-headers.js'
 import { ProxyError, sendProxyProblem } from './proxy-error.js'
@@ -108,7 +109,7 @@ export function forwardExchange(
     outgoing.on('response', (incoming) => {
       const status = incoming.statusCode ?? 0
       const rawHeaders = endToEndHeaders(incoming.rawHeaders)
-      const hasBody = method.toUpperCase() !== 'HEAD' && status !== 204 && status !== 304
+      const hasBody = !hasNoContentByHttp(method, status)
       copy = new ResponseCopy({ status, rawHeaders, hasBody, maxBytes: limits.maxResponseBytes, budget: limits.budget })
       exchange.response = { status, rawHeaders, copy: copy.outcome }
       // The upstream's Date, or none: the proxy adds nothing of its own to an answer.

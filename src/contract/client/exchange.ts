@@ -1,3 +1,4 @@
+import { hasNoContentByHttp } from '../../http/bodiless-answers.js'
 import type { Operation } from '../../spec/operations.js'
 
 /** One request the suite sent and the response it got: what every check reads. */
@@ -68,7 +69,7 @@ export function documentedPathOf(exchange: Exchange): string {
 
 /** HEAD answers, 204 and 304 have no body by HTTP (RFC 9110 §6.4.1): body rules do not apply. */
 export function hasNoBodyByHttp(exchange: Exchange): boolean {
-  return exchange.request.method.toUpperCase() === 'HEAD' || [204, 304].includes(exchange.response.status)
+  return hasNoContentByHttp(exchange.request.method, exchange.response.status)
 }
 
 /** Whether a media type is in a range of the document: `application/json` is in itself, `application/*`, `*\/*`. */

@@ -1,0 +1,7 @@
+/**
+ * RFC 9110 §6.4.1: an answer to HEAD, a 204 and a 304 carry no content, whatever their headers say (a
+ * HEAD's Content-Length is the GET's). What reads, checks or forwards an answer asks here.
+ */
+export function hasNoContentByHttp(method: string, status: number): boolean {
+  return method.toUpperCase() === 'HEAD' || status === 204 || status === 304
+}
