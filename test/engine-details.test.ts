@@ -44,10 +44,10 @@ function thrownBy(run: () => unknown): AppError {
 describe('a document of one’s own', () => {
   test('an operation without a handler stops the engine from being made, and is named', () => {
     const first = DEFAULT_OPERATIONS.find((operation) => operation.succeeds)!
-    const unknown = { ...first, operationId: 'exportUsers' }
+    const unknown = ['exportUsers', 'importUsers'].map((operationId) => ({ ...first, operationId }))
     expect(() =>
-      createEngine({ operations: [...DEFAULT_OPERATIONS, unknown], store: () => undefined as never }),
-    ).toThrow(/No handler for operation\(s\) exportUsers of the document/)
+      createEngine({ operations: [...DEFAULT_OPERATIONS, ...unknown], store: () => undefined as never }),
+    ).toThrow(/No handler for operation\(s\) exportUsers, importUsers of the document/)
     expect(() => createEngine({ operations: DEFAULT_OPERATIONS, store: () => undefined as never })).not.toThrow()
   })
 

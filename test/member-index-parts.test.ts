@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { PendingChanges, toMember } from '../src/domain/member-index/member-index-changes.js'
 import { MemberFiling } from '../src/domain/member-index/member-index-filing.js'
+import { MemberIndex } from '../src/domain/member-index/member-index.js'
 import { QueryMemo } from '../src/domain/member-index/member-index-memo.js'
 import { RankList } from '../src/domain/member-index/member-index-rank-list.js'
 import type { User } from '../src/domain/user.js'
@@ -21,6 +22,31 @@ function user(id: string, createdAt: string): User {
     updatedAt: createdAt,
   }
 }
+
+describe('MemberIndex options', () => {
+  test('grams of 1 to 3 characters, nothing else', () => {
+    for (const maxGramLength of [1, 2, 3]) expect(() => new MemberIndex({ maxGramLength })).not.toThrow()
+    for (const maxGramLength of [0, 4, Number.NaN])
+      expect(() => new MemberIndex({ maxGramLength })).toThrow(/maxGramLength must be 1 to 3/)
+  })
+})
+
+describe('a bulk build', () => {
+  test('files every gram of long names and emails (more than one scratch array holds at first)', () => {
+    const index = new MemberIndex()
+    const long = (id: string): User => ({
+      ...user(id, '2024-01-01T00:00:00.000Z'),
+      name: `${'a'.repeat(90)}${id}zq`,
+      email: `${'b'.repeat(60)}${id}@example.test`,
+    })
+    // Over 256 users at once: filed in bulk (member-index.ts).
+    const users = Array.from({ length: 300 }, (_, n) => long(`u${String(n).padStart(3, '0')}`))
+    for (const one of users) index.add(one)
+    expect(index.query({ search: 'u299zq' }).map(({ id }) => id)).toEqual(['u299'])
+    expect(index.query({ search: 'u150@' }).map(({ id }) => id)).toEqual(['u150'])
+    expect(index.query({ search: 'zq' })).toHaveLength(300)
+  })
+})
 
 describe('QueryMemo', () => {
   test('computes a key once while it is held, the oldest key going first once full', () => {

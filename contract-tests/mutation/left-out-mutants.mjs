@@ -32,6 +32,7 @@ export const LEFT_OUT = [
         'failAsAsked()',
         'assertUnderApi',
         'assertUnderApi()',
+        'reportUnexpected',
         'reportUnexpected()',
         'splitTarget/target',
       ],
