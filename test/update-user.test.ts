@@ -6,7 +6,10 @@ import { injectApi } from './support/inject-api.js'
 import { mockStateOf } from './support/mock-state-of.js'
 import { namedUser } from './support/named-users.js'
 
-// CONTRACT §4, PATCH /api/users/{id}.
+// CONTRACT §4, PATCH /api/users/{id}: what the contract suite does not check against this mock (it runs
+// against it: contract-tests/update-user, order-of-checks, errors-and-limits): the pointer of each bad body's
+// issue, a form-urlencoded body, a charset without a space, two changes in one millisecond, and the INVITED
+// user, whom the suite never changes.
 
 let app: FastifyInstance
 
@@ -21,7 +24,6 @@ afterEach(async () => {
 
 const VIEWER = namedUser('viewer-token')
 const INVITED = namedUser('invited-token')
-const SUSPENDED = namedUser('suspended-token')
 
 function patchUser(id: string, body: unknown, headers: Record<string, string> = {}, token = 'owner-token'): ApiRequest {
   return { method: 'PATCH', url: `/api/users/${id}`, token, body, headers }
@@ -66,103 +68,31 @@ describe('an invalid body: 400 VALIDATION_FAILED with errors (in, path, message)
     expect(response.body.errors?.map((issue) => issue.path)).toContain(path)
     expect(await mockStateOf(app)).toEqual(before)
   })
-
-  test("a viewer's PATCH of another user with a bad body is 400, not 403: validation comes first", async () => {
-    const response = await injectApi<Problem>(
-      app,
-      patchUser(namedUser('admin-token').id, { name: '' }, {}, 'viewer-token'),
-    )
-    expect(response.status).toBe(400)
-  })
-
-  test('a bad body for an unknown id is 400, not 404: validation comes first', async () => {
-    const response = await injectApi<Problem>(app, patchUser('usr_zzzzzzzzzzzzzzzzzzzz', { nickname: 'x' }))
-    expect(response.status).toBe(400)
-  })
 })
 
 describe('the Content-Type: application/json or 415', () => {
-  test.each([
-    ['text/plain', { 'content-type': 'text/plain' }],
-    ['application/merge-patch+json', { 'content-type': 'application/merge-patch+json' }],
-    ['application/x-www-form-urlencoded', { 'content-type': 'application/x-www-form-urlencoded' }],
-    ['no Content-Type at all', {}],
-  ])('%s: 415 UNSUPPORTED_MEDIA_TYPE, and nothing changes', async (_case, headers: Record<string, string>) => {
-    const before = await mockStateOf(app)
-    const response = await injectApi<Problem>(app, patchUser(VIEWER.id, '{"name":"Ada"}', headers))
-    expect(response.status).toBe(415)
-    expect(response.body.code).toBe('UNSUPPORTED_MEDIA_TYPE')
-    expect(await mockStateOf(app)).toEqual(before)
-  })
-
-  test.each(['application/json; charset=utf-8', 'application/json;charset=UTF-8', 'Application/JSON'])(
-    '%s is accepted',
-    async (type) => {
-      const response = await injectApi<UserEnvelope>(
-        app,
-        patchUser(VIEWER.id, '{"name":"Ada"}', { 'content-type': type }),
-      )
-      expect(response.status).toBe(200)
-      expect(response.body.data.name).toBe('Ada')
+  test.each([['application/x-www-form-urlencoded', { 'content-type': 'application/x-www-form-urlencoded' }]])(
+    '%s: 415 UNSUPPORTED_MEDIA_TYPE, and nothing changes',
+    async (_case, headers: Record<string, string>) => {
+      const before = await mockStateOf(app)
+      const response = await injectApi<Problem>(app, patchUser(VIEWER.id, '{"name":"Ada"}', headers))
+      expect(response.status).toBe(415)
+      expect(response.body.code).toBe('UNSUPPORTED_MEDIA_TYPE')
+      expect(await mockStateOf(app)).toEqual(before)
     },
   )
 
-  test('the content type is checked before the body: a bad body as text/plain is 415', async () => {
-    const response = await injectApi<Problem>(app, patchUser(VIEWER.id, 'not json', { 'content-type': 'text/plain' }))
-    expect(response.status).toBe(415)
-  })
-})
-
-describe('names', () => {
-  test('a name with surrounding white space is stored trimmed', async () => {
-    const response = await injectApi<UserEnvelope>(app, patchUser(VIEWER.id, { name: '  \tAda Lovelace \n' }))
+  test.each(['application/json;charset=UTF-8'])('%s is accepted', async (type) => {
+    const response = await injectApi<UserEnvelope>(
+      app,
+      patchUser(VIEWER.id, '{"name":"Ada"}', { 'content-type': type }),
+    )
     expect(response.status).toBe(200)
-    expect(response.body.data.name).toBe('Ada Lovelace')
-    expect((await readUser(VIEWER.id)).name).toBe('Ada Lovelace')
-  })
-
-  test('a name of 100 code points with surrounding spaces is accepted and stored trimmed', async () => {
-    const name = '😀'.repeat(100)
-    const response = await injectApi<UserEnvelope>(app, patchUser(VIEWER.id, { name: `   ${name}  ` }))
-    expect(response.status, response.text).toBe(200)
-    expect(response.body.data.name).toBe(name)
-  })
-
-  test('a name of 100 characters with inner spaces is accepted as is', async () => {
-    const name = `A${' b'.repeat(49)}c`
-    expect([...name]).toHaveLength(100)
-    const response = await injectApi<UserEnvelope>(app, patchUser(VIEWER.id, { name }))
-    expect(response.status).toBe(200)
-    expect(response.body.data.name).toBe(name)
+    expect(response.body.data.name).toBe('Ada')
   })
 })
 
 describe('updatedAt', () => {
-  test('setting every field to the value it has changes nothing, updatedAt included', async () => {
-    const before = await readUser(VIEWER.id)
-    const response = await injectApi<UserEnvelope>(
-      app,
-      patchUser(VIEWER.id, { name: VIEWER.name, role: VIEWER.role, status: VIEWER.status }),
-    )
-    expect(response.status).toBe(200)
-    expect(response.body.data).toEqual(before)
-  })
-
-  test('a name that differs only by surrounding white space is a no-op: updatedAt stays', async () => {
-    const before = await readUser(VIEWER.id)
-    const response = await injectApi<UserEnvelope>(app, patchUser(VIEWER.id, { name: `  ${VIEWER.name}\t` }))
-    expect(response.status).toBe(200)
-    expect(response.body.data).toEqual(before)
-  })
-
-  test('a real change moves updatedAt forward, keeps createdAt, and GET shows the same user', async () => {
-    const before = await readUser(VIEWER.id)
-    const response = await injectApi<UserEnvelope>(app, patchUser(VIEWER.id, { name: 'Ada Lovelace' }))
-    expect(Date.parse(response.body.data.updatedAt)).toBeGreaterThan(Date.parse(before.updatedAt))
-    expect(response.body.data.createdAt).toBe(before.createdAt)
-    expect(await readUser(VIEWER.id)).toEqual(response.body.data)
-  })
-
   test('two real changes within one millisecond still give two strictly increasing updatedAt', async () => {
     vi.useFakeTimers({ toFake: ['Date'] })
     vi.setSystemTime(new Date('2030-06-01T12:00:00.000Z'))
@@ -199,29 +129,5 @@ describe('the state rule: INVITED', () => {
     )
     expect(response.status).toBe(200)
     expect(response.body.data).toMatchObject({ role: 'CLIENT_ADMIN', name: 'Ivy Admin', status: 'INVITED' })
-  })
-
-  test('ACTIVE and SUSPENDED change freely into each other', async () => {
-    const suspend = await injectApi<UserEnvelope>(app, patchUser(VIEWER.id, { status: 'SUSPENDED' }))
-    expect(suspend.body.data.status).toBe('SUSPENDED')
-    const activate = await injectApi<UserEnvelope>(app, patchUser(VIEWER.id, { status: 'ACTIVE' }))
-    expect(activate.body.data.status).toBe('ACTIVE')
-    const reactivate = await injectApi<UserEnvelope>(app, patchUser(SUSPENDED.id, { status: 'ACTIVE' }))
-    expect(reactivate.body.data.status).toBe('ACTIVE')
-  })
-})
-
-describe('the answer', () => {
-  test('200 with { data: User }, the user after the change', async () => {
-    const response = await injectApi<UserEnvelope>(app, patchUser(VIEWER.id, { name: 'Ada', role: 'CLIENT_ADMIN' }))
-    expect(response.status).toBe(200)
-    expect(response.headers['content-type']).toMatch(/^application\/json/)
-    expect(response.body.data).toMatchObject({
-      id: VIEWER.id,
-      email: VIEWER.email,
-      name: 'Ada',
-      role: 'CLIENT_ADMIN',
-      status: 'ACTIVE',
-    })
   })
 })
