@@ -5,10 +5,10 @@ import { fileURLToPath } from 'node:url'
 export const PACKAGE_ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
 /** The safety and authentication hooks Schemathesis loads (SCHEMATHESIS_HOOKS). */
-export const HOOKS_FILE = fileURLToPath(new URL('./schemathesis-hooks.py', import.meta.url))
+export const HOOKS_FILE = fileURLToPath(new URL('../../src/fuzz/schemathesis-hooks.py', import.meta.url))
 
 /** The Schemathesis configuration (`st --config-file`). */
-export const CONFIG_FILE = fileURLToPath(new URL('./schemathesis.toml', import.meta.url))
+export const CONFIG_FILE = fileURLToPath(new URL('../../src/fuzz/schemathesis.toml', import.meta.url))
 
 /** Only a clone has it: there, `npm run setup:fuzz` installs Schemathesis. */
 export const SETUP_SCRIPT = fileURLToPath(new URL('../../scripts/setup-fuzz.ts', import.meta.url))
