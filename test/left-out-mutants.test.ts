@@ -1,8 +1,12 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { describe, expect, test } from 'vitest'
-// @ts-expect-error: a plain ES module of the mutation run's setup, without types
-import { declaredName, LEFT_OUT, strykerPlugins } from '../contract-tests/mutation/left-out-mutants.mjs'
+import {
+  declaredName,
+  LEFT_OUT,
+  statementSource,
+  strykerPlugins,
+} from '../contract-tests/mutation/left-out-mutants.mjs'
 
 // `npm run mutation` leaves out what contract-tests/mutation/left-out-mutants.mjs names. Each name must still
 // name something of its file, seen the way Stryker sees it (Babel, the same presets), or a rename would
@@ -24,6 +28,8 @@ const babel = requireFromStryker('@babel/core') as Babel
 interface Seen {
   names: Set<string>
   ignored: Map<string, string>
+  /** Each statement the plugin can name, with the reason it is left out, if it is. */
+  statements: Array<{ source: string; reason: string | undefined }>
 }
 
 function walk(file: string): Seen {
@@ -36,7 +42,7 @@ function walk(file: string): Seen {
   })
   if (!ast) throw new Error(`${file} did not parse`)
   const ignorer = strykerPlugins[0].value
-  const seen: Seen = { names: new Set(), ignored: new Map() }
+  const seen: Seen = { names: new Set(), ignored: new Map(), statements: [] }
   // Wrapped as Stryker's instrumenter wraps it, so that a path knows its file.
   const wrapped = new babel.File({ filename: file }, { code, ast, inputMap: null })
   babel.traverse(wrapped.ast, {
@@ -44,14 +50,19 @@ function walk(file: string): Seen {
       const name = declaredName(path)
       if (name !== undefined) seen.names.add(name)
       const reason = ignorer.shouldIgnore(path)
+      const source = statementSource(path)
+      if (source !== undefined) seen.statements.push({ source, reason })
       if (reason !== undefined) seen.ignored.set(name ?? `${path.node.type}@${path.node.loc?.start.line}`, reason)
     },
   })
   return seen
 }
 
-const listed = (LEFT_OUT as { reason: string; names: Record<string, string[]> }[]).flatMap(({ reason, names }) =>
+const listed = LEFT_OUT.flatMap(({ reason, names = {} }) =>
   Object.entries(names).map(([file, fileNames]) => ({ reason, file, fileNames })),
+)
+const listedStatements = LEFT_OUT.flatMap(({ reason, statements = {} }) =>
+  Object.entries(statements).map(([file, starts]) => ({ reason, file, starts })),
 )
 
 describe('what the mutation run leaves out', () => {
@@ -61,6 +72,25 @@ describe('what the mutation run leaves out', () => {
       expect(seen.names, `${name} in ${file}`).toContain(name)
       expect(seen.ignored.get(name), `${name} in ${file}`).toBe(reason)
     }
+  })
+
+  test.each(listedStatements)(
+    '$file: every statement it leaves out is there once, and is left out',
+    ({ reason, file, starts }) => {
+      const seen = walk(file)
+      for (const start of starts) {
+        const found = seen.statements.filter(({ source }) => source.startsWith(start))
+        expect(found, `${start} in ${file}`).toHaveLength(1)
+        expect(found[0]?.reason, `${start} in ${file}`).toBe(reason)
+      }
+    },
+  )
+
+  test('a statement beside a left-out one is tested', () => {
+    const statements = walk('src/domain/permissions.ts').statements
+    const notOwner = statements.find(({ source }) => source.startsWith("if (grant === 'not-owner')"))
+    expect(notOwner).toBeDefined()
+    expect(notOwner?.reason).toBeUndefined()
   })
 
   test("an AppError's message is left out, its code and details are not", () => {

@@ -1,7 +1,6 @@
 import { createServer, type AddressInfo } from 'node:net'
 import { createUsersApiMock, type UsersApiMock } from '../../src/fetch/index.js'
-import type { SuiteSettings } from '../../src/contract/run/suite-settings.js'
-import { DEFAULT_MAX_RESPONSE_BYTES } from '../../src/contract/client/response-limits.js'
+import { suiteSettingsFor, type SuiteSettings } from '../../src/contract/run/suite-settings.js'
 
 /** An origin nothing resolves: a request to it that escaped the in-process route would fail, not pass. */
 export const IN_PROCESS_ORIGIN = 'http://users-api.test'
@@ -42,18 +41,10 @@ export async function createInProcessTarget(): Promise<{ settings: SuiteSettings
   const state = { ...exported, users: [...exported.users].sort((a, b) => (a.id < b.id ? 1 : -1)) }
   const webhookSecret = mock.webhooks.secret
   mock.webhooks.close()
-  const settings: SuiteSettings = {
-    target: {
-      ...target,
-      webhooks: { listen: `127.0.0.1:${port}`, secret: webhookSecret, deliverWithinSeconds: 3, retryWithinSeconds: 3 },
-    },
-    layer: 'all',
-    readOnly: false,
-    timeoutMs: 10_000,
-    maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
-    showSecrets: false,
-    runDeadline: Number.MAX_SAFE_INTEGER,
-  }
+  const settings = suiteSettingsFor({
+    ...target,
+    webhooks: { listen: `127.0.0.1:${port}`, secret: webhookSecret, deliverWithinSeconds: 3, retryWithinSeconds: 3 },
+  })
   return { settings, mock: { state, webhookSecret, receiver: { port, organizationId } } }
 }
 

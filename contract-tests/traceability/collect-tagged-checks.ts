@@ -1,8 +1,7 @@
 import { relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { DEFAULT_MAX_RESPONSE_BYTES } from '../../src/contract/client/response-limits.js'
 import { SUITE_CONFIG_PATH } from '../../src/contract/run/run-suite.js'
-import { SUITE_SETTINGS, type SuiteSettings } from '../../src/contract/run/suite-settings.js'
+import { SUITE_SETTINGS, suiteSettingsFor } from '../../src/contract/run/suite-settings.js'
 
 /** One check of the contract suite as vitest collects it: where it is, its full name, its tags. */
 export interface TaggedCheck {
@@ -31,15 +30,7 @@ const COLLECT_ONLY_TARGET = {
  */
 export async function collectTaggedChecks(): Promise<TaggedCheck[]> {
   const { createVitest } = await import('vitest/node')
-  const settings: SuiteSettings = {
-    target: COLLECT_ONLY_TARGET,
-    layer: 'all',
-    readOnly: false,
-    timeoutMs: 10_000,
-    maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
-    showSecrets: false,
-    runDeadline: Number.MAX_SAFE_INTEGER,
-  }
+  const settings = suiteSettingsFor(COLLECT_ONLY_TARGET)
   const vitest = await createVitest('test', {
     config: SUITE_CONFIG_PATH,
     watch: false,

@@ -1,5 +1,7 @@
-import { DEFAULT_MAX_RESPONSE_BYTES } from '../contract/client/response-limits.js'
+import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from '../contract/client/response-limits.js'
 import { parseIntegerOption } from './parse-integer-option.js'
+
+export { DEFAULT_TIMEOUT_MS }
 
 /** The flags every command that tests a backend takes: what to test, against which document, how patiently. */
 export const TARGET_OPTIONS = {
@@ -22,9 +24,6 @@ const MAX_TIMEOUT_MS = 300_000
 /** --max-response-bytes: at least 1 KiB (a problem body), at most 1 GiB (the kit holds it in memory). */
 const MIN_RESPONSE_BYTES = 1024
 const MAX_RESPONSE_BYTES = 1024 * 1024 * 1024
-
-/** Per request, when --request-timeout is not given. */
-export const DEFAULT_TIMEOUT_MS = 10_000
 
 /** The whole run of the contract suite, when --run-timeout is not given: a run against the mock takes seconds. */
 export const DEFAULT_RUN_TIMEOUT_S = 900

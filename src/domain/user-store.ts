@@ -132,9 +132,7 @@ export class UserStore {
     this.tenantOf(target.organizationId).members.remove(target)
     this.users.delete(target.id)
     const token = this.tokenByUserId.get(target.id)
-    // Stryker disable next-line all: the user is gone from `users`, so their token is refused (401) with or without these
     if (token !== undefined) this.userIdByToken.delete(token)
-    // Stryker disable next-line all: as above
     this.tokenByUserId.delete(target.id)
     this.onEvent({
       type: 'user.deleted',

@@ -11,6 +11,9 @@
  */
 export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024
 
+/** How long a request may take, to the answer's last byte, when --request-timeout is not given. */
+export const DEFAULT_TIMEOUT_MS = 10_000
+
 /** Arrays and objects nested deeper than this are refused before parsing (JSON.parse, Ajv and the checks recurse). */
 export const MAX_JSON_DEPTH = 64
 

@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from '../client/response-limits.js'
 import type { SuiteLayer } from '../client/response-schemas.js'
 
 /**
@@ -19,6 +20,19 @@ export interface SuiteSettings {
   showSecrets: boolean
   /** When the run must end (`--run-timeout`), in milliseconds since the epoch. */
   runDeadline: number
+}
+
+/** A run against `target` with verify's defaults: every layer, writes allowed, secrets masked, no deadline. */
+export function suiteSettingsFor(target: unknown): SuiteSettings {
+  return {
+    target,
+    layer: 'all',
+    readOnly: false,
+    timeoutMs: DEFAULT_TIMEOUT_MS,
+    maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
+    showSecrets: false,
+    runDeadline: Number.MAX_SAFE_INTEGER,
+  }
 }
 
 /** The name the settings are provided under. */

@@ -154,19 +154,15 @@ export class MemberIndex {
 
   private applyPendingChanges(): void {
     if (this.#pending.size === 0) return
-    // Stryker disable all: a choice of speed, not of answers: rebuild the index or apply the changes one by one (member-index.test.ts compares both with a brute-force filter)
     if (this.#pending.countNewUsers() > REBUILD_AFTER_NEW_USERS) {
       this.#pending.clear()
       return this.rebuild()
     }
-    // Stryker restore all
     // Stryker disable next-line BooleanLiteral: a choice of speed, not of answers: the memo dropped once more
     let hasChanged = false
     for (const change of this.#pending.take()) hasChanged = this.applyChange(change) || hasChanged
     const { deletedCount, rankCount } = this.#filing
-    // Stryker disable next-line all: a choice of speed, not of answers: when to rebuild the index rather than apply changes one by one
     if (deletedCount > REBUILD_AFTER_DELETED_MIN && deletedCount > rankCount * REBUILD_AFTER_DELETED_SHARE)
-      // Stryker disable next-line all: as above
       return this.rebuild()
     // A status change alone leaves every result as it was (users are held by identity).
     if (hasChanged) this.#memo.clear()
