@@ -18,6 +18,8 @@ export default {
   mutate: [
     'src/engine/**/*.ts',
     'src/domain/**/*.ts',
+    // The path rule the router shares with the suite's matcher.
+    'src/spec/path-templates.ts',
     '!src/domain/parse-state.ts',
     '!src/engine/simulated-conditions.ts',
   ],

@@ -6,7 +6,8 @@ import type { EngineRequest, EngineResponse } from './engine-request.js'
 import { OPERATION_HANDLERS, type OperationHandler } from './operation-handlers.js'
 import { toAppError, toProblemResponse } from './problems.js'
 import { assertBodySize, readJsonBody } from './read-json-body.js'
-import { createRouter, decodeSegments, type RouteMatch } from './route-request.js'
+import { decodeSegments, type Segment } from '../spec/path-templates.js'
+import { createRouter, type RouteMatch } from './route-request.js'
 import { delayAsAsked, failAsAsked, type SimulatedConditions } from './simulated-conditions.js'
 import { validateRequest } from './validate-request.js'
 
@@ -90,7 +91,7 @@ function splitTarget(url: string): { path: string; searchParams: URLSearchParams
 }
 
 /** Only `/api` and what lies under it is the users API; decoded, so that `/%61pi/…` is too. */
-function assertUnderApi(method: string, path: string, segments: ReturnType<typeof decodeSegments>): void {
+function assertUnderApi(method: string, path: string, segments: Segment[]): void {
   if (segments[0] === 'api') return
   throw new AppError(
     'NOT_FOUND',

@@ -1,6 +1,7 @@
 import type { ValidationIssue } from '../errors.js'
 import type { RoutedOperation } from '../spec/operation-table.js'
-import { MALFORMED, type RouteMatch } from './route-request.js'
+import { MALFORMED } from '../spec/path-templates.js'
+import type { RouteMatch } from './route-request.js'
 import { invalidRequest, issuesOf } from './validation-issues.js'
 
 /** A request's parameters and body once valid: what the operation handlers read. */

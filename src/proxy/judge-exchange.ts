@@ -5,7 +5,6 @@ import type { Finding } from '../contract/client/contract-violation.js'
 import type { LoadedSpec } from '../spec/load-spec.js'
 import { compileOperations } from '../spec/compile-operations.js'
 import type { Operation } from '../spec/operations.js'
-import { matchOperation } from '../contract/client/match-operation.js'
 import { RequestJudge, type RequestToJudge } from './judge-request.js'
 import type { Knowledge } from './knowledge.js'
 import type { ObservedExchange } from './observed-exchange.js'
@@ -58,7 +57,7 @@ export class ExchangeJudge {
 
   /** The operation of the document a method and the client's path address. */
   operationOf(method: string, path: string): Operation | undefined {
-    return matchOperation(this.operations, method, path)
+    return this.client.operationOf(method, path)
   }
 
   /** What a correct backend answers the request from the request alone, if it is the client's mistake. */

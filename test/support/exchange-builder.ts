@@ -1,6 +1,6 @@
 import type { CheckContext, ResponseCheck } from '../../src/contract/client/contract-client.js'
 import type { Exchange } from '../../src/contract/client/exchange.js'
-import { matchOperation } from '../../src/contract/client/match-operation.js'
+import { createOperationMatcher } from '../../src/contract/client/match-operation.js'
 import { ResponseSchemas, type SuiteLayer } from '../../src/contract/client/response-schemas.js'
 import { loadSpec } from '../../src/spec/load-spec.js'
 import { listOperations, type Operation } from '../../src/spec/operations.js'
@@ -62,7 +62,7 @@ export function buildExchange(operations: Operation[], draft: ExchangeDraft): Ex
     },
     response: { status: draft.status, headers, text },
   }
-  const operation = matchOperation(operations, method, new URL(url).pathname)
+  const operation = createOperationMatcher(operations)(method, new URL(url).pathname)
   if (operation) exchange.operation = operation
   if (/json/.test(headers['content-type'] ?? '') && text !== '') {
     try {

@@ -1,8 +1,9 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js'
 import type { OpenAPIV3_1 } from 'openapi-types'
+import { createOperationMatcher, type OperationMatcher } from '../../src/contract/client/match-operation.js'
 import { createAjv } from '../../src/spec/create-ajv.js'
 import { loadSpec } from '../../src/spec/load-spec.js'
-import { listOperations, type Operation } from '../../src/spec/operations.js'
+import { listOperations } from '../../src/spec/operations.js'
 import type { ApiExchange } from './api-exchange.js'
 
 export interface ConformanceOptions {
@@ -30,7 +31,7 @@ export const SHARED_RESPONSES: Record<number, string> = {
 }
 
 interface Conformance {
-  operations: Operation[]
+  operationOf: OperationMatcher
   responses: Record<string, OpenAPIV3_1.ResponseObject>
   compile(schema: object): ValidateFunction
 }
@@ -43,7 +44,7 @@ function loadConformance(): Promise<Conformance> {
     const ajv = createAjv()
     const compiled = new WeakMap<object, ValidateFunction>()
     return {
-      operations: listOperations(dereferenced),
+      operationOf: createOperationMatcher(listOperations(dereferenced)),
       responses: (dereferenced.components?.responses ?? {}) as Record<string, OpenAPIV3_1.ResponseObject>,
       compile(schema) {
         const known = compiled.get(schema)
@@ -86,11 +87,7 @@ function findDocumentedResponse(
   conformTo: string | undefined,
 ): { name: string; response: OpenAPIV3_1.ResponseObject } {
   if (conformTo !== undefined) return sharedResponse(conformance, conformTo)
-  const method = exchange.request.method.toLowerCase() === 'head' ? 'get' : exchange.request.method.toLowerCase()
-  const documentedPath = matchPath(conformance.operations, path)
-  const operation = conformance.operations.find(
-    (candidate) => candidate.path === documentedPath && candidate.method === method,
-  )
+  const operation = conformance.operationOf(exchange.request.method, path)
   if (!operation) {
     const shared = SHARED_RESPONSES[exchange.status]
     if (shared === undefined)
@@ -118,22 +115,6 @@ function sharedResponse(
   const response = conformance.responses[name]
   if (!response) throw new Error(`The document has no components.responses.${name}.`)
   return { name: `components.responses.${name}`, response }
-}
-
-/** The documented path a concrete path routes to: a literal segment wins over a template (`me` over `{id}`). */
-function matchPath(operations: Operation[], path: string): string | undefined {
-  const paths = [...new Set(operations.map((operation) => operation.path))]
-  const matching = paths.filter((template) => toPattern(template).test(path))
-  return matching.sort((a, b) => templateCount(a) - templateCount(b))[0]
-}
-
-function toPattern(template: string): RegExp {
-  const escaped = template.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\\{[^}]+\\\}/g, '[^/]+')
-  return new RegExp(`^${escaped}$`)
-}
-
-function templateCount(template: string): number {
-  return (template.match(/\{/g) ?? []).length
 }
 
 function checkHeaders(

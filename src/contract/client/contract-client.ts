@@ -4,7 +4,7 @@ import { listOperations, type Operation } from '../../spec/operations.js'
 import { ContractViolation, type Finding, type ReportOptions } from './contract-violation.js'
 import type { Exchange, ExchangeRequest, ExchangeResponse } from './exchange.js'
 import { JsonTooDeep, JsonTooLarge, parseBoundedJson } from '../../text/json-depth.js'
-import { matchOperation } from './match-operation.js'
+import { createOperationMatcher, type OperationMatcher } from './match-operation.js'
 import { readBoundedBody, ResponseTooLarge } from '../../http/read-bounded-body.js'
 import { DEFAULT_MAX_RESPONSE_BYTES } from './response-limits.js'
 import { ResponseSchemas, type SuiteLayer } from './response-schemas.js'
@@ -74,6 +74,8 @@ const NO_RESPONSE = { status: 0, headers: {}, text: '' }
  */
 export class ContractClient {
   readonly operations: Operation[]
+  /** The operation a method and path address, as the mock's router finds it. */
+  readonly operationOf: OperationMatcher
   private readonly context: CheckContext
   private readonly checks: ResponseCheck[]
   private readonly silence = new SilenceGuard()
@@ -81,6 +83,7 @@ export class ContractClient {
   constructor(private readonly options: ContractClientOptions) {
     const layer = options.layer ?? 'all'
     this.operations = listOperations(options.spec.dereferenced)
+    this.operationOf = createOperationMatcher(this.operations)
     this.context = { schemas: new ResponseSchemas(layer), layer }
     this.checks = options.checks.filter((check) => layer === 'all' || check.layer === 'core')
   }
@@ -126,7 +129,7 @@ export class ContractClient {
     // A base URL may carry a path prefix (`https://host/v2`): the document's paths follow it.
     const basePath = new URL(this.options.baseUrl).pathname.replace(/\/+$/, '')
     const pathname = new URL(request.url).pathname.slice(basePath.length)
-    const operation = matchOperation(this.operations, request.method, pathname)
+    const operation = this.operationOf(request.method, pathname)
     const stop = this.silence.reasonToStop()
     if (stop) throw this.noResponse({ request, response: NO_RESPONSE, operation }, `nothing, not sent: ${stop}`)
     const timeoutMs = this.options.timeoutMs ?? 10_000

@@ -1,0 +1,76 @@
+/** A path segment that is not validly percent-encoded: it can stand for a parameter, never be a literal. */
+export const MALFORMED = Symbol('malformed segment')
+
+export type Segment = string | typeof MALFORMED
+
+/** A path of the document, split: the router and the checks of every answer find paths through it. */
+export interface PathTemplate {
+  /** As the document writes it: `/api/users/{id}`. */
+  path: string
+  /** Literal segments as strings; parameters as their names wrapped in `{}`. */
+  segments: string[]
+}
+
+export interface PathMatch {
+  template: PathTemplate
+  /** The segments that stand for the template's parameters, by parameter name. */
+  params: Record<string, Segment>
+}
+
+/** Splits a request path into decoded segments; MALFORMED where percent-decoding fails. */
+export function decodeSegments(path: string): Segment[] {
+  return path
+    .split('/')
+    .slice(1)
+    .map((segment) => {
+      try {
+        return decodeURIComponent(segment)
+        // Stryker disable next-line BlockStatement: an undefined segment is refused by the path schema just the same (400 /id)
+      } catch {
+        return MALFORMED
+      }
+    })
+}
+
+/** Splits a request path into its segments as sent, undecoded. */
+export function rawSegments(path: string): string[] {
+  return path.split('/').slice(1)
+}
+
+/**
+ * The matcher of the document's paths (CONTRACT §4): a path matches a template of as many segments
+ * whose literals it repeats; an empty segment stands for no parameter (`/api/users/` is no route, not a
+ * bad id). Literal segments win over parameters, so `/api/users/me` is never `/api/users/{id}`.
+ */
+export function createPathMatcher(paths: Iterable<string>): (segments: readonly Segment[]) => PathMatch | undefined {
+  const templates = [...new Set(paths)]
+    .map((path) => ({ path, segments: rawSegments(path) }))
+    .sort((a, b) => literalCount(b) - literalCount(a))
+  return (segments) => {
+    const template = templates.find((candidate) => matches(candidate, segments))
+    if (!template) return undefined
+    const params: PathMatch['params'] = {}
+    template.segments.forEach((segment, index) => {
+      const value = segments[index]
+      if (isParameter(segment) && value !== undefined) params[segment.slice(1, -1)] = value
+    })
+    return { template, params }
+  }
+}
+
+function matches(template: PathTemplate, segments: readonly Segment[]): boolean {
+  if (template.segments.length !== segments.length) return false
+  return template.segments.every((expected, index) => {
+    const actual = segments[index]
+    return isParameter(expected) ? actual !== '' : actual === expected
+  })
+}
+
+function literalCount(template: PathTemplate): number {
+  return template.segments.filter((segment) => !isParameter(segment)).length
+}
+
+function isParameter(segment: string): boolean {
+  // Stryker disable next-line LogicalOperator,StringLiteral: no template of the document has a brace but around a parameter
+  return segment.startsWith('{') && segment.endsWith('}')
+}
