@@ -68,6 +68,7 @@ export default tseslint.config(
       'src/fetch/**/*.ts',
       'src/msw/**/*.ts',
       'src/webhooks/**/*.ts',
+      'src/streams/**/*.ts',
     ],
     // What Node alone loads (package.json's `node` condition): it reads the kit's package.json to say
     // which msw to install.

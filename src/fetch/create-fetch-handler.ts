@@ -7,6 +7,7 @@ import {
   type UsersApiMockOptions,
 } from '../mock-instance/create-users-api-mock.js'
 import { BODY_LIMIT } from '../spec/contract-limits.js'
+import { readUpTo } from '../streams/bounded-bytes.js'
 import { answerPreflight, corsHeaders, type CorsOrigins } from './cors.js'
 
 export interface FetchHandlerOptions extends UsersApiMockOptions {
@@ -75,25 +76,6 @@ async function toEngineRequest(request: Request, basePath: string): Promise<Engi
 /** The body's first `BODY_LIMIT + 1` bytes: enough for the engine to tell it is over the limit (413). */
 async function readBody(request: Request): Promise<Uint8Array | undefined> {
   if (request.body === null) return undefined
-  const reader = request.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    chunks.push(value)
-    size += value.byteLength
-    if (size > BODY_LIMIT) {
-      await reader.cancel()
-      break
-    }
-  }
-  if (size === 0) return undefined
-  const body = new Uint8Array(size)
-  let offset = 0
-  for (const chunk of chunks) {
-    body.set(chunk, offset)
-    offset += chunk.byteLength
-  }
-  return body
+  const body = await readUpTo(request.body, BODY_LIMIT + 1)
+  return body.total === 0 ? undefined : body.bytes()
 }

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream'
 import { canDecode, codingsOf, createDecoders } from '../http/content-codings.js'
 import { ResponseTooLarge } from '../http/read-bounded-body.js'
+import { BoundedBytes } from '../streams/bounded-bytes.js'
 
 // How fuzz's guard (response-guard.ts) reads an answer within the limits: its bytes as they came, and
 // the same decoded from their content coding as they arrive, each given up past the size limit.
@@ -11,8 +12,7 @@ export { codingsOf }
 /** A stream's bytes, given up past `maxBytes` (ResponseTooLarge) or when the signal aborts. */
 export function readWithin(stream: Readable, maxBytes: number, signal: AbortSignal): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let total = 0
+    const body = new BoundedBytes(maxBytes)
     const abort = () => {
       stream.destroy()
       reject(signal.reason)
@@ -20,16 +20,14 @@ export function readWithin(stream: Readable, maxBytes: number, signal: AbortSign
     if (signal.aborted) return abort()
     signal.addEventListener('abort', abort, { once: true })
     stream.on('data', (chunk: Buffer) => {
-      total += chunk.byteLength
-      if (total > maxBytes) {
-        signal.removeEventListener('abort', abort)
-        stream.destroy()
-        reject(new ResponseTooLarge(maxBytes, ''))
-      } else chunks.push(chunk)
+      if (body.write(chunk)) return
+      signal.removeEventListener('abort', abort)
+      stream.destroy()
+      reject(new ResponseTooLarge(maxBytes, ''))
     })
     stream.once('end', () => {
       signal.removeEventListener('abort', abort)
-      resolve(Buffer.concat(chunks, total))
+      resolve(asBuffer(body.bytes()))
     })
     stream.once('error', (error) => {
       signal.removeEventListener('abort', abort)
@@ -49,19 +47,20 @@ export function decodeWithin(response: Readable, codings: string[], maxBytes: nu
   if (!decoders) return Promise.resolve(undefined)
   const last = decoders.reduce<Readable>((source, decoder) => source.pipe(decoder), response)
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let total = 0
+    const body = new BoundedBytes(maxBytes)
     last.on('data', (chunk: Buffer) => {
-      total += chunk.byteLength
-      if (total > maxBytes) {
-        for (const decoder of decoders) decoder.destroy()
-        response.destroy()
-        reject(new ResponseTooLarge(maxBytes, ''))
-      } else chunks.push(chunk)
+      if (body.write(chunk)) return
+      for (const decoder of decoders) decoder.destroy()
+      response.destroy()
+      reject(new ResponseTooLarge(maxBytes, ''))
     })
-    last.once('end', () => resolve(Buffer.concat(chunks, total)))
+    last.once('end', () => resolve(asBuffer(body.bytes())))
     for (const decoder of decoders) decoder.once('error', () => resolve(undefined))
   })
+}
+
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
 }
 
 /** What a client offers in Accept-Encoding, less the codings the guard could not measure once decoded. */

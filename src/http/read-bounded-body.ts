@@ -1,4 +1,5 @@
 import { describeBytes } from '../contract/client/response-limits.js'
+import { readUpTo } from '../streams/bounded-bytes.js'
 
 /** How much of an oversized body a report keeps, to show what it began with. */
 const KEPT_HEAD_BYTES = 1024
@@ -46,23 +47,7 @@ export async function readBoundedBody(response: Response, maxBytes: number): Pro
     await response.body.cancel().catch(() => undefined)
     throw new ResponseTooLarge(maxBytes, '', declared)
   }
-  const reader = response.body.getReader()
-  const chunks: Uint8Array[] = []
-  let total = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    total += value.byteLength
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined)
-      throw new ResponseTooLarge(maxBytes, decodeHead([...chunks, value]))
-    }
-    chunks.push(value)
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks, total))
-}
-
-function decodeHead(chunks: Uint8Array[]): string {
-  const head = Buffer.concat(chunks).subarray(0, KEPT_HEAD_BYTES)
-  return new TextDecoder().decode(head)
+  const body = await readUpTo(response.body, maxBytes)
+  if (body.over) throw new ResponseTooLarge(maxBytes, new TextDecoder().decode(body.bytes().subarray(0, KEPT_HEAD_BYTES)))
+  return new TextDecoder().decode(body.bytes())
 }

@@ -113,13 +113,13 @@ export class ExchangeObserver {
     credentials: Credentials,
     endedAt: number,
   ): ObservedExchange {
-    const body = forwarded.body.content()
+    const body = bodyWithin(forwarded)
     const refusal = this.parts.judge.judgeRequest({
       request: exchange.request,
       credentials,
       path: arrival.path,
       rawQuery: arrival.rawQuery,
-      bodyBytes: forwarded.body.bytes,
+      bodyBytes: forwarded.body.total,
       ...(exchange.operation ? { operation: exchange.operation } : {}),
       ...(body === undefined ? {} : { body }),
     })
@@ -128,7 +128,7 @@ export class ExchangeObserver {
       credentials,
       path: arrival.path,
       query: new URLSearchParams(arrival.rawQuery),
-      requestBytes: forwarded.body.bytes,
+      requestBytes: forwarded.body.total,
       startedAt: arrival.startedAt,
       endedAt,
       ...(arrival.userId === undefined ? {} : { userId: arrival.userId }),
@@ -196,6 +196,11 @@ function userIdOf(operation: Operation, path: string): string | undefined {
 }
 
 /** The request as verify's checks and reports read it: sent to the upstream, its body as text. */
+/** The request body, when it is within the users API's limit: past it, only its size is known. */
+function bodyWithin(forwarded: ForwardedExchange): Uint8Array | undefined {
+  return forwarded.body.over ? undefined : forwarded.body.bytes()
+}
+
 function toExchangeRequest(upstream: Upstream, forwarded: ForwardedExchange): ExchangeRequest {
   // Host names the upstream, which curl writes itself from the URL.
   const raw = endToEndHeaders(forwarded.rawHeaders)
@@ -205,13 +210,13 @@ function toExchangeRequest(upstream: Upstream, forwarded: ForwardedExchange): Ex
     url: `${upstream.url}${forwarded.target}`,
     headers,
   }
-  const body = forwarded.body.content()
+  const body = bodyWithin(forwarded)
   if (body === undefined || body.byteLength === 0) return request
   try {
     request.body = new TextDecoder('utf-8', { fatal: true }).decode(body)
   } catch {
     // Bytes that are not UTF-8 stay bytes: the report's curl sends them as they were (to-curl.ts).
-    request.body = body.toString('latin1')
+    request.body = Buffer.from(body).toString('latin1')
     request.bodyEncoding = 'latin1'
   }
   return request

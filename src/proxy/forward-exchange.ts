@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { describeTransportFailure, type TransportFailure } from '../contract/client/transport-failure.js'
 import { hasNoContentByHttp } from '../http/bodiless-answers.js'
+import { BODY_LIMIT } from '../spec/contract-limits.js'
+import { BoundedBytes } from '../streams/bounded-bytes.js'
 import type { CopyBudget } from './copy-budget.js'
 import { endToEndHeaders, withHost } from './forwarded-headers.js'
 import { ProxyError, sendProxyProblem } from './proxy-error.js'
-import { RequestBodyCopy } from './request-body-copy.js'
 import { ResponseCopy, type CopyOutcome } from './response-copy.js'
 import type { Upstream } from './upstream.js'
 
@@ -24,7 +25,12 @@ export interface ForwardedExchange {
   target: string
   /** The client's headers, as sent. */
   rawHeaders: string[]
-  body: RequestBodyCopy
+  /**
+   * What the proxy keeps of the request body while forwarding it: its size, and its bytes within the
+   * users API's limit (CONTRACT §4; past it the answer is a 413 whatever the body), so that a client
+   * streaming gigabytes costs the proxy 16 KiB.
+   */
+  body: BoundedBytes
   /** The upstream's answer, when its status and headers came. */
   response?: {
     status: number
@@ -58,7 +64,7 @@ export function forwardExchange(
     method,
     target,
     rawHeaders: request.rawHeaders,
-    body: new RequestBodyCopy(),
+    body: new BoundedBytes(BODY_LIMIT),
     clientGone: false,
     durationMs: 0,
   }

@@ -19,7 +19,7 @@ export interface RequestToJudge {
   rawQuery: string
   /** The body's size, and its bytes when within the 16 KiB limit. */
   bodyBytes: number
-  body?: Buffer
+  body?: Uint8Array
 }
 
 /**
@@ -158,7 +158,7 @@ function querySentence(name: string, value: unknown): SentenceId {
 }
 
 /** Step 5, the body: UTF-8, JSON, an object of the document's schema (docs/contract.md §4, PATCH). */
-function judgeBody(routed: RoutedOperation, body: Buffer | undefined): Refusal | undefined {
+function judgeBody(routed: RoutedOperation, body: Uint8Array | undefined): Refusal | undefined {
   const validate = routed.validate.body
   if (!routed.jsonBody || !validate || body === undefined) return undefined
   if (body.byteLength === 0) return refuse(5, 400, '§4.patch.400', 'no body')

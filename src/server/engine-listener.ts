@@ -5,6 +5,7 @@ import { AppError } from '../errors.js'
 import { answerCorsHeaders, preflightHeaders, type CorsOrigins } from '../mock-instance/cors-rule.js'
 import type { UsersApiMock } from '../mock-instance/create-users-api-mock.js'
 import { BODY_LIMIT } from '../spec/contract-limits.js'
+import { BoundedBytes } from '../streams/bounded-bytes.js'
 
 /** What the request log is told of each answered request (request-log.ts): no header of it. */
 export interface AnsweredRequest {
@@ -141,13 +142,7 @@ function announcesBody(request: IncomingMessage): boolean {
  * timeout bounds a body that never ends.
  */
 async function readBody(request: IncomingMessage): Promise<Uint8Array | undefined> {
-  const chunks: Buffer[] = []
-  let kept = 0
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    if (kept > BODY_LIMIT) continue
-    chunks.push(chunk)
-    kept += chunk.length
-  }
-  if (kept === 0) return undefined
-  return Buffer.concat(chunks).subarray(0, BODY_LIMIT + 1)
+  const body = new BoundedBytes(BODY_LIMIT + 1)
+  for await (const chunk of request as AsyncIterable<Buffer>) body.write(chunk)
+  return body.total === 0 ? undefined : body.bytes()
 }
