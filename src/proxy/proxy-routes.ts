@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { isIP } from 'node:net'
+import { isLoopbackAddress, isLoopbackHost } from '../http/loopback-guard.js'
 import type { FindingLog } from './finding-log.js'
 import { PROXY_PAGE_HTML, PROXY_PAGE_SCRIPT } from './proxy-page.js'
 import { ProxyError, sendProxyProblem } from './proxy-error.js'
@@ -16,8 +16,6 @@ const MAX_STREAMS = 16
 /** How often an open page's counts are brought up to date, and a quiet stream kept open. */
 const COUNTS_EVERY_MS = 2_000
 const HEARTBEAT_MS = 15_000
-
-const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]'])
 
 /** Whether a request target is one of the proxy's own routes. */
 export function isProxyRoute(target: string): boolean {
@@ -125,11 +123,10 @@ function send(response: ServerResponse, contentType: string, body: string): void
  * exchanges (user data of the API) that findings show.
  */
 function guardHost(request: IncomingMessage): void {
-  const local = request.socket.localAddress ?? ''
-  const loopback = local === '::1' || local.startsWith('127.') || local.startsWith('::ffff:127.')
-  if (!loopback) return
-  const name = (request.headers.host ?? '').replace(/:\d+$/, '').toLowerCase()
-  if (LOOPBACK_NAMES.has(name) || name.endsWith('.localhost') || (isIP(name) === 4 && name.startsWith('127.'))) return
+  if (!isLoopbackAddress(request.socket.localAddress)) return
+  const host = request.headers.host ?? ''
+  if (isLoopbackHost(host)) return
+  const name = host.replace(/:\d+$/, '').toLowerCase()
   throw new ProxyError(
     'HOST_REFUSED',
     `The proxy's own routes on a loopback address answer only to Host localhost or a loopback address, not ${name} (a protection against DNS rebinding).`,

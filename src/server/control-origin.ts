@@ -1,8 +1,6 @@
-import { isIP } from 'node:net'
 import type { FastifyRequest } from 'fastify'
 import { AppError } from '../errors.js'
-
-const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]'])
+import { isLoopbackAddress, isLoopbackHost } from '../http/loopback-guard.js'
 
 /**
  * The guard of the control routes against web pages. Binding 127.0.0.1 keeps other machines out, not
@@ -18,7 +16,8 @@ export function createControlOriginGuard(
 ): (request: FastifyRequest) => Promise<void> {
   const listed = new Set(Array.isArray(cors) ? cors : [])
   return async (request) => {
-    if (isLoopback(request.socket.localAddress) && !isLoopbackHost(request.host)) {
+    // app.inject() has no socket address: nothing to guard.
+    if (isLoopbackAddress(request.socket.localAddress) && !isLoopbackHost(request.host)) {
       throw new AppError(
         'FORBIDDEN',
         `The /__mock/ routes of a mock on a loopback address answer only to Host localhost or a loopback address, not ${request.host} (a protection against DNS rebinding).`,
@@ -31,15 +30,4 @@ export function createControlOriginGuard(
       `The /__mock/ routes refuse requests from web pages of another origin (${origin}); list it with --cors to allow it.`,
     )
   }
-}
-
-function isLoopback(address: string | undefined): boolean {
-  if (address === undefined) return false // app.inject(): no socket address, nothing to guard.
-  return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.')
-}
-
-function isLoopbackHost(host: string): boolean {
-  const name = host.replace(/:\d+$/, '').toLowerCase()
-  if (LOOPBACK_NAMES.has(name) || name.endsWith('.localhost')) return true
-  return isIP(name) === 4 && name.startsWith('127.')
 }
