@@ -9,6 +9,7 @@ import { assertBodySize, readJsonBody } from './read-json-body.js'
 import { decodeSegments, type Segment } from '../spec/path-templates.js'
 import { createRouter, type RouteMatch } from './route-request.js'
 import { delayAsAsked, failAsAsked, type SimulatedConditions } from './simulated-conditions.js'
+import { createUserJson } from './user-json.js'
 import { validateRequest } from './validate-request.js'
 
 export interface EngineOptions {
@@ -38,6 +39,7 @@ export function createEngine(options: EngineOptions): Engine {
   const handlers = findHandlers(options.operations)
   const route = createRouter(options.operations)
   const conditions = options.conditions ?? {}
+  const json = createUserJson()
 
   return async function handleRequest(request) {
     let role: string | undefined
@@ -55,7 +57,7 @@ export function createEngine(options: EngineOptions): Engine {
       const body = match.operation.jsonBody ? readJsonBody(request.headers, request.body) : undefined // 415, 400
       const valid = validateRequest(match, searchParams, body) //          400
       const handler = handlers.get(match.operation.operationId) as OperationHandler
-      const result = handler({ ...valid, store, caller }) //               404, 403, 409 (the domain), then the change
+      const result = handler({ ...valid, store, caller, json }) //         404, 403, 409 (the domain), then the change
       return { ...withContentFor(request.method, answer(result.status, result.body)), role }
     } catch (error) {
       const appError = toAppError(error)
