@@ -59,17 +59,39 @@ describe('a document of one’s own', () => {
     expect(checkUserName('😀'.repeat(MAX_NAME_LENGTH)).problem).toBeUndefined()
     expect(checkUserName('   ').problem).toMatch(/1 to 100 characters/)
     expect(checkUserName('x'.repeat(MAX_NAME_LENGTH + 1)).problem).toMatch(/it has 101/)
+  })
 
+  test('with a document whose schema lets any name through, a bad name is still a 400, and before the 404', async () => {
+    const laxer = DEFAULT_OPERATIONS.map((operation) =>
+      operation.operationId === 'updateUser'
+        ? { ...operation, validate: { ...operation.validate, body: Object.assign(() => true, { errors: null }) } }
+        : operation,
+    )
     const owner = user({ id: 'usr_owner', role: 'CLIENT_OWNER' })
-    const store = new UserStore({ organizations: [{ id: 'org_a', name: 'A' }], users: [owner] }, () => new Date(NOW))
-    for (const name of [' \t ', 'x'.repeat(MAX_NAME_LENGTH + 1)]) {
-      const error = thrownBy(() => store.updateUser(owner, owner.id, { name }))
-      expect(error.code).toBe('VALIDATION_FAILED')
-      expect(error.details.errors).toEqual([
-        { in: 'body', path: '/name', message: expect.stringMatching(/characters/) },
-      ])
+    const store = new UserStore(
+      { organizations: [{ id: 'org_a', name: 'A' }], users: [{ ...owner, token: 'owner-token' }] },
+      () => new Date(NOW),
+    )
+    const engine = createEngine({ operations: laxer, store: () => store })
+    const patch = async (id: string, name: string) => {
+      const answer = await engine({
+        method: 'PATCH',
+        url: `/api/users/${id}`,
+        headers: { authorization: 'Bearer owner-token', 'content-type': 'application/json' },
+        body: new TextEncoder().encode(JSON.stringify({ name })),
+      })
+      return { status: answer.status, body: JSON.parse(answer.body as string) as Record<string, unknown> }
     }
-    expect(store.updateUser(owner, owner.id, { name: '  Ada King ' }).name).toBe('Ada King')
+    for (const name of [' \t ', 'x'.repeat(MAX_NAME_LENGTH + 1)]) {
+      for (const id of [owner.id, 'usr_nobody']) {
+        const { status, body } = await patch(id, name)
+        expect(status).toBe(400)
+        expect(body['errors']).toEqual([{ in: 'body', path: '/name', message: expect.stringMatching(/characters/) }])
+      }
+    }
+    const renamed = await patch(owner.id, '  Ada King ')
+    expect(renamed.status).toBe(200)
+    expect((renamed.body['data'] as User).name).toBe('Ada King')
   })
 })
 

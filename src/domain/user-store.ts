@@ -208,23 +208,10 @@ const inactiveToken = (status: string): string => `The token belongs to a user w
 /** CONTRACT §4: names are stored trimmed; setting a field to its value changes nothing. */
 function changedFields(user: User, patch: UserPatch): Partial<User> {
   const changes: Partial<User> = {}
-  const name = patch.name === undefined ? undefined : trimmedName(patch.name)
+  // The name's rule (CONTRACT §1) is the request's validation (engine/validate-request.ts), a 400 before the 404.
+  const name = patch.name === undefined ? undefined : checkUserName(patch.name).trimmed
   if (name !== undefined && name !== user.name) changes.name = name
   if (patch.role !== undefined && patch.role !== user.role) changes.role = patch.role
   if (patch.status !== undefined && patch.status !== user.status) changes.status = patch.status
   return changes
-}
-
-/**
- * CONTRACT §1 (user-name.ts). The document's pattern says so too; this holds when a team's document is
- * laxer.
- */
-function trimmedName(name: string): string {
-  const { trimmed, problem } = checkUserName(name)
-  if (problem !== undefined) {
-    throw new AppError('VALIDATION_FAILED', `The name ${problem}.`, {
-      errors: [{ in: 'body', path: '/name', message: problem }],
-    })
-  }
-  return trimmed
 }

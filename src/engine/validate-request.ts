@@ -1,3 +1,4 @@
+import { checkUserName } from '../domain/user-name.js'
 import type { ValidationIssue } from '../errors.js'
 import type { RoutedOperation } from '../spec/operation-table.js'
 import { MALFORMED } from '../spec/path-templates.js'
@@ -32,8 +33,21 @@ export function validateRequest(match: RouteMatch, searchParams: URLSearchParams
   const query = readQuery(operation, searchParams, issues)
   if (operation.validate.query) issues.push(...issuesOf(operation.validate.query, query, 'query'))
   if (operation.validate.body) issues.push(...issuesOf(operation.validate.body, body, 'body'))
+  if (issues.length === 0) issues.push(...nameIssues(body))
   if (issues.length > 0) throw invalidRequest(issues)
   return { params, query, body }
+}
+
+/**
+ * CONTRACT §1 (user-name.ts), whatever the document's schema says: the kit's pattern refuses the same
+ * names, a team's laxer document (`--spec`) would not. Here, so that it answers with the other 400s,
+ * before the domain's 404 and 403.
+ */
+function nameIssues(body: unknown): ValidationIssue[] {
+  const name = (body as { name?: unknown } | null | undefined)?.name
+  if (typeof name !== 'string') return []
+  const { problem } = checkUserName(name)
+  return problem === undefined ? [] : [{ in: 'body', path: '/name', message: problem }]
 }
 
 /** The operation's own query parameters, integers as numbers; the rest of the query is ignored. */
