@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import * as prettier from 'prettier'
 import { collectTaggedChecks } from '../contract-tests/traceability/collect-tagged-checks.js'
 import { FUZZ_DISPOSABLE_USERS, gateDisposableUsers } from '../src/cli/gate-prerequisites.js'
 import { DISPOSABLE_USERS_NEEDED } from '../src/target/disposable-slots.js'
@@ -35,7 +36,12 @@ interface FigurePlace {
   /** Global; its whole match is the number (context in lookbehinds and lookaheads). */
   pattern: RegExp
   value(figures: Figures, match: RegExpExecArray): number
+  /** How the number is written; default `String`. */
+  format?: (value: number) => string
 }
+
+/** A size in KB as the docs write it: one decimal, always (`280.0`, not `280`). */
+const oneDecimal = (value: number): string => value.toFixed(1)
 
 const TOTAL_CHECKS = /(?<=\b)\d+(?= checks passed, 0 failed, 0 skipped)/g
 const FILE_CHECKS = /(?<=\b([\w-]+\.contract\.test\.ts) \()\d+(?= checks)/g
@@ -80,21 +86,25 @@ const PLACES: FigurePlace[] = [
     page: 'docs/mock.md',
     pattern: /(?<=\| as one file[^|\n]*\|\s*)\d+(?:\.\d+)?(?= KB)/g,
     value: (f) => f.mswBundle.single,
+    format: oneDecimal,
   },
   {
     page: 'docs/mock.md',
     pattern: /(?<=\| split at `import\(\)`: the page itself\s*\|\s*)\d+(?:\.\d+)?(?= KB)/g,
     value: (f) => f.mswBundle.page,
+    format: oneDecimal,
   },
   {
     page: 'docs/mock.md',
     pattern: /(?<=\| split: msw and the mock[^|\n]*\|\s*)\d+(?:\.\d+)?(?= KB)/g,
     value: (f) => f.mswBundle.mock,
+    format: oneDecimal,
   },
   {
     page: 'docs/mock.md',
     pattern: /(?<=\| split: faker[^|\n]*\|\s*)\d+(?:\.\d+)?(?= KB)/g,
     value: (f) => f.mswBundle.faker,
+    format: oneDecimal,
   },
 ]
 
@@ -159,10 +169,15 @@ export async function renderDocFigures(figures: Figures): Promise<{ pages: Map<s
       found = true
       const groups = args.slice(0, -2) as string[]
       const match = Object.assign([...groups], { index: 0, input: text }) as unknown as RegExpExecArray
-      return String(place.value(figures, match))
+      return (place.format ?? String)(place.value(figures, match))
     })
     if (!found) lost.push(`${place.page}: nothing matches ${place.pattern}`)
     pages.set(place.page, rewritten)
+  }
+  // A figure of another width must not leave a Markdown table misaligned for Prettier's check.
+  for (const [page, text] of pages) {
+    const options = await prettier.resolveConfig(join(ROOT, page))
+    pages.set(page, await prettier.format(text, { ...options, filepath: join(ROOT, page) }))
   }
   return { pages, lost }
 }

@@ -35,7 +35,9 @@ describe('the path rule the router and the suite share', () => {
       for (const method of ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']) {
         const found = operationOf(method, path)
         try {
-          expect(found?.operationId, `${method} ${path}`).toBe(route(method, decodeSegments(path)).operation.operationId)
+          expect(found?.operationId, `${method} ${path}`).toBe(
+            route(method, decodeSegments(path)).operation.operationId,
+          )
         } catch (error) {
           if (!(error instanceof AppError)) throw error
           // A 404 or a 405: no operation, or one the document gives no success (PATCH on /api/users/me).

@@ -48,6 +48,7 @@ export async function readBoundedBody(response: Response, maxBytes: number): Pro
     throw new ResponseTooLarge(maxBytes, '', declared)
   }
   const body = await readUpTo(response.body, maxBytes)
-  if (body.over) throw new ResponseTooLarge(maxBytes, new TextDecoder().decode(body.bytes().subarray(0, KEPT_HEAD_BYTES)))
+  if (body.over)
+    throw new ResponseTooLarge(maxBytes, new TextDecoder().decode(body.bytes().subarray(0, KEPT_HEAD_BYTES)))
   return new TextDecoder().decode(body.bytes())
 }
