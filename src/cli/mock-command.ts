@@ -73,7 +73,7 @@ function closeOnSignals(app: Closable): void {
     console.log(`\n${signal}: stopping the mock.`)
     // Fastify's close refuses new connections, lets the requests in flight finish and ends the
     // keep-alive connections idle at that moment, once. A connection busy then stays open after its
-    // answer for keepAliveTimeout (Fastify's default: 72 s) and holds the exit that long: end each one
+    // answer for node's keepAliveTimeout (5 s) and holds the exit that long: end each one
     // as soon as it falls idle, and after the grace period end them all.
     const endIdleConnections = setInterval(() => app.server.closeIdleConnections(), 50)
     const endAllConnections = setTimeout(() => {

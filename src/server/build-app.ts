@@ -8,7 +8,6 @@ import type { StateHolder } from '../mock-instance/state-holder.js'
 import type { OpenAPIV3_1 } from 'openapi-types'
 import { refuseOtherControlMethods, registerControlRoutes } from './control-routes.js'
 import { createControlOriginGuard } from './control-origin.js'
-import { STATE_BODY_LIMITS } from './control-json-bodies.js'
 import { registerDocsRoutes } from './docs-routes.js'
 import { guardConnections } from './connection-guard.js'
 import { createEngineListener } from './engine-listener.js'
@@ -86,8 +85,6 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
           // hold nothing long.
           headersTimeout: HEADERS_TIMEOUT_MS,
           connectionsCheckingInterval: 1_000,
-          // Node's default: an idle kept-alive connection is not held for Fastify's 72 s.
-          keepAliveTimeout: 5_000,
           // Node's default is no limit: a client announcing more body than it sends held a connection forever.
           requestTimeout: REQUEST_TIMEOUT_MS,
         },
@@ -95,15 +92,12 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
       )
       return server
     },
-    // The control routes' parser sizes each body by its route (control-json-bodies.ts, the largest a state
-    // of 64 MiB) and reads the rest of one it refuses; Fastify's own cap (1 MiB) refused first and closed
-    // with the body unread, so that a client still writing it got a reset, not the 413.
-    bodyLimit: STATE_BODY_LIMITS.bytes,
     // Requests node's parser refuses (headers over 16 KiB, bytes over 0x7F) as problems too.
     clientErrorHandler: replyToClientError,
     frameworkErrors: (error, request, reply) => sendProblem(request, reply, error),
     // While closing, Fastify answers a request on a kept-alive connection with a plain-JSON 503
-    // (CONTRACT §5 wants problem+json). Answered as usual instead, with Connection: close (below).
+    // (CONTRACT §5 wants problem+json). Answered as usual instead, with the Connection: close Fastify
+    // adds to every answer of its own while closing (the engine's answers: engine-listener.ts).
     return503OnClosing: false,
     // One line a request, and no header in it.
     logController: new OneLineRequestLog(),
@@ -126,11 +120,6 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
     closing = true
     done()
   })
-  // Kept-alive connections end once the app is closing, so that the close is not held up.
-  app.addHook('onRequest', (_request, reply, done) => {
-    if (closing) reply.header('connection', 'close')
-    done()
-  })
   // No parser at the root: each route names what it reads (the control routes, their bounded JSON).
   app.removeAllContentTypeParsers()
   app.setErrorHandler((error, request, reply) => sendProblem(request, reply, error))
@@ -144,10 +133,10 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
     }),
   )
 
-  if (options.cors !== false) {
+  if (Array.isArray(options.cors)) {
     // What the mock serves of its own (the docs, which list tokens, and the control routes) goes to the
     // origins --cors lists, never to any origin: the default `true` is for the users API alone.
-    await app.register(cors, { ...OWN_ROUTES_CORS, origin: Array.isArray(options.cors) ? options.cors : false })
+    await app.register(cors, { ...OWN_ROUTES_CORS, origin: options.cors })
   }
   await app.register(registerControlRoutes, {
     mock: options.mock,
