@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Exchange, ExchangeRequest, ExchangeResponse } from '../contract/client/exchange.js'
+import { SERVER_ANSWERS } from '../contract/client/unusable-answer.js'
 import type { Operation } from '../spec/operations.js'
 import { toFindingEntry, type FindingEntry } from './finding-entry.js'
 import type { FindingLog } from './finding-log.js'
@@ -167,8 +168,8 @@ function headSize(request: IncomingMessage): number {
 function noAnswer(reason: string): ProxyFinding {
   return {
     kind: 'violation',
-    check: 'server-answers',
-    rule: 'The server answers every request over HTTP within the timeout',
+    check: SERVER_ANSWERS.name,
+    rule: SERVER_ANSWERS.rule,
     message: `Received: ${reason}`,
     sentences: [],
   }
@@ -195,12 +196,12 @@ function userIdOf(operation: Operation, path: string): string | undefined {
   }
 }
 
-/** The request as verify's checks and reports read it: sent to the upstream, its body as text. */
 /** The request body, when it is within the users API's limit: past it, only its size is known. */
 function bodyWithin(forwarded: ForwardedExchange): Uint8Array | undefined {
   return forwarded.body.over ? undefined : forwarded.body.bytes()
 }
 
+/** The request as verify's checks and reports read it: sent to the upstream, its body as text. */
 function toExchangeRequest(upstream: Upstream, forwarded: ForwardedExchange): ExchangeRequest {
   // Host names the upstream, which curl writes itself from the URL.
   const raw = endToEndHeaders(forwarded.rawHeaders)

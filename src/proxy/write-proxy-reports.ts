@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { RESPONSE_CHECKS } from '../contract/checks/index.js'
+import { SERVER_ANSWERS, UNUSABLE_ANSWER_CHECKS } from '../contract/client/unusable-answer.js'
 import { escapeControlCharacters } from '../text/escape-control-characters.js'
 import { escapeHtml } from '../contract/report/safe-html.js'
 import { writeFileAtomically } from '../files/write-file-atomically.js'
@@ -22,9 +23,13 @@ export interface ProxyReportNames {
   json: string
 }
 
-/** Every check the proxy runs, in the order reports list them: verify's response checks, then its rules. */
+/**
+ * Every check the proxy runs, in the order reports list them: the answer is usable, verify's response
+ * checks, then the proxy's rules.
+ */
 const CHECKS: ReadonlyArray<{ name: string; rule: string; group: string }> = [
-  { name: 'server-answers', rule: 'The server answers every request over HTTP within the timeout', group: 'answers' },
+  { ...SERVER_ANSWERS, group: 'answers' },
+  ...UNUSABLE_ANSWER_CHECKS.map(({ name, rule }) => ({ name, rule, group: 'answers' })),
   ...RESPONSE_CHECKS.map(({ name, rule }) => ({ name, rule, group: 'response checks (verify)' })),
   ...PROXY_RULES.map(({ name, rule }) => ({ name, rule, group: 'rules of the contract (proxy)' })),
 ]

@@ -10,7 +10,7 @@ import { DEFAULT_MAX_RESPONSE_BYTES } from './response-limits.js'
 import { ResponseSchemas, type SuiteLayer } from './response-schemas.js'
 import { SilenceGuard } from '../run/silence-guard.js'
 import { describeTransportFailure } from './transport-failure.js'
-import { findUnusableAnswer } from './unusable-answer.js'
+import { findUnusableAnswer, SERVER_ANSWERS } from './unusable-answer.js'
 
 /** What a response-level check sees besides the exchange. */
 export interface CheckContext {
@@ -169,8 +169,8 @@ export class ContractClient {
 
   private noResponse(exchange: Exchange, what: string): ContractViolation {
     const finding = {
-      check: 'server-answers',
-      rule: 'The server answers every request over HTTP within the timeout',
+      check: SERVER_ANSWERS.name,
+      rule: SERVER_ANSWERS.rule,
       message: `Received: ${what}`,
     }
     return this.violation([finding], exchange)

@@ -35,6 +35,28 @@ function readUnusable(exchange: Exchange): Unusable | undefined {
   return readRefusedBody(exchange) ?? readRedirect(exchange) ?? readHtmlPage(exchange)
 }
 
+const RULES = {
+  size: 'Every answer ends within --max-response-bytes (default 1 MiB, counted after decompression)',
+  values: `JSON answers hold at most ${MAX_JSON_VALUES} values`,
+  depth: 'JSON answers nest arrays and objects at most 64 levels deep',
+  redirects: 'The API answers every request itself: a redirect (3xx) is never followed, and is a failure',
+  json: 'The API answers JSON (application/json, application/problem+json), never an HTML page',
+}
+
+/** The check an exchange with no answer at all fails (no connection, a reset, the timeout). */
+export const SERVER_ANSWERS = {
+  name: 'server-answers',
+  rule: 'The server answers every request over HTTP within the timeout',
+} as const
+
+/** The checks an unusable answer fails, with their rules: a report lists each, failed or not. */
+export const UNUSABLE_ANSWER_CHECKS: ReadonlyArray<{ name: string; rule: string }> = [
+  { name: 'bounded-response', rule: RULES.size },
+  { name: 'bounded-json', rule: `${RULES.depth}; ${RULES.values}` },
+  { name: 'no-redirects', rule: RULES.redirects },
+  { name: 'answers-json', rule: RULES.json },
+]
+
 /** The limits of response-limits.ts: an answer past them is the target's fault, and nothing else is judged. */
 function readRefusedBody({ response }: Exchange): Unusable | undefined {
   const refused = response.refused
@@ -43,7 +65,7 @@ function readRefusedBody({ response }: Exchange): Unusable | undefined {
   if (refused.limit === 'size') {
     return {
       check: 'bounded-response',
-      rule: 'Every answer ends within --max-response-bytes (default 1 MiB, counted after decompression)',
+      rule: RULES.size,
       received,
       documented: "a users API's answers: a page of at most 100 users, a few tens of KiB",
     }
@@ -51,14 +73,14 @@ function readRefusedBody({ response }: Exchange): Unusable | undefined {
   if (refused.limit === 'values') {
     return {
       check: 'bounded-json',
-      rule: `JSON answers hold at most ${MAX_JSON_VALUES} values`,
+      rule: RULES.values,
       received,
       documented: "a users API's answers: a page of at most 100 users, about 1,000 values",
     }
   }
   return {
     check: 'bounded-json',
-    rule: 'JSON answers nest arrays and objects at most 64 levels deep',
+    rule: RULES.depth,
     received,
     documented: "a users API's answers, which nest 4 levels at most",
   }
@@ -74,7 +96,7 @@ function readRedirect({ request, response }: Exchange): Unusable | undefined {
   const where = to === undefined ? 'with no Location' : to === request.url ? `to itself, ${to} (a loop)` : `to ${to}`
   return {
     check: 'no-redirects',
-    rule: 'The API answers every request itself: a redirect (3xx) is never followed, and is a failure',
+    rule: RULES.redirects,
     received: `${response.status}, a redirect ${where}, not followed`,
     documented: "no 3xx for any operation. Is the target's baseUrl the API's own (scheme, host, port, path prefix)?",
   }
@@ -89,7 +111,7 @@ function readHtmlPage({ response }: Exchange): Unusable | undefined {
   const page = title ? `an HTML page titled "${escapeControlCharacters(title)}"` : 'an HTML page'
   return {
     check: 'answers-json',
-    rule: 'The API answers JSON (application/json, application/problem+json), never an HTML page',
+    rule: RULES.json,
     received: `${response.status} ${mediaType ?? '(no content type)'}, ${page} instead of JSON: something else answered (a web server, a proxy in front of a backend that is down?)`,
     documented: 'application/json or application/problem+json',
   }
