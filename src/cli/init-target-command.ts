@@ -43,7 +43,7 @@ function parseInitTargetArgs(args: string[]): { file: string; force: boolean; he
   return { file: positionals[0] ?? 'users-api.target.json', force: values.force ?? false, help: values.help ?? false }
 }
 
-/** The template: every field of schemas/target.schema.json, each value saying what belongs there. */
+/** The template: the fields of schemas/target.schema.json a backend fills in, each value saying what belongs there. */
 export function targetTemplate(file: string): Record<string, unknown> {
   const schema = relative(dirname(file), TARGET_SCHEMA_PATH) || TARGET_SCHEMA_PATH
   const actor = (who: string) => ({ token: `${PLACEHOLDER}: the Bearer token of ${who}` })

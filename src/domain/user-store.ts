@@ -155,7 +155,8 @@ export class UserStore {
 
   /**
    * Every token with its user, in the order they were added. Unlike `tokens()` it does not read the member
-   * index, which rebuilds after every change: building a target after adding users stays cheap.
+   * index, which files users added since its last query when next queried: building a target after adding
+   * users stays cheap.
    */
   tokenHolders(): TokenEntry[] {
     const entries: TokenEntry[] = []

@@ -17,7 +17,7 @@ filled its path parameters from a link, so the guard sits there:
 Schemathesis re-validates a case that a hook changed, so a rewritten id is not reported as negative data.
 
 Every request reaches the target through the kit's guard (src/fuzz/response-guard.ts), which holds
-each answer to the whole-request deadline (--timeout) and the size limit (--max-response-bytes, after
+each answer to the whole-request deadline (--request-timeout) and the size limit (--max-response-bytes, after
 decompression), and refuses JSON nested too deep or holding too many values (what Schemathesis would
 build of it, not its bytes, is what costs: 1 MiB of `[{},{},…]` took it to 6.9 GiB). What it refuses comes back as a 502 or 504 with the
 header GUARD_HEADER and a message; `after_call` turns it into an error of the test case that says so,
@@ -28,8 +28,8 @@ request timeout (a hanging server took ~2 minutes at a 1 s timeout): after SILEN
 row (the guard's deadline, or a network error that took the whole timeout), or answers past the size
 limit (an endless body, a compression bomb: each costs the guard the whole limit) or holding more JSON
 values than any answer (each read whole), `before_call` refuses
-to send, at once, saying why. Any other answer starts the count again; a quick failure (a reset, bytes
-that are not HTTP) neither counts nor resets it.
+to send, at once, saying why. An answer the guard let through starts the count again; its other refusals
+(JSON nested too deep, a quick failure: a reset, bytes that are not HTTP) neither count nor reset it.
 
 Environment (set by `users-api-kit fuzz`, never on the command line, so tokens stay out of `ps`):
   USERS_API_KIT_TOKEN            the token of the actor fuzzed as (the owner by default; `--as`), sent as `Authorization: Bearer`

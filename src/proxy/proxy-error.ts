@@ -16,8 +16,9 @@ export const PROXY_PROBLEMS = {
   METHOD_REFUSED: { status: 405, title: 'Method Not Allowed' },
   /** A /__proxy/ route asked for by a page of another site (DNS rebinding). */
   HOST_REFUSED: { status: 403, title: 'Forbidden' },
-  /** A /__proxy/ path the proxy does not have, or too many live pages open. */
+  /** A /__proxy/ path the proxy does not have. */
   NOT_FOUND: { status: 404, title: 'Not Found' },
+  /** Too many live pages open at once. */
   TOO_MANY_STREAMS: { status: 503, title: 'Service Unavailable' },
 } as const satisfies Record<string, { status: number; title: string }>
 

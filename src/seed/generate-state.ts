@@ -13,7 +13,7 @@ export interface GenerateStateOptions {
 }
 
 const BASE32_CODES = [...'abcdefghijklmnopqrstuvwxyz234567'].map((character) => character.charCodeAt(0))
-/** Every generated date is before it; the same for every run, never the clock. */
+/** Generated dates are before it, unless the fixtures' own dates reach past it; the same for every run, never the clock. */
 const REFERENCE_DATE = '2025-01-01T00:00:00.000Z'
 const YEAR_START = '2024-01-01T00:00:00.000Z'
 const MINUTE = 60_000

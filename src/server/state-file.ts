@@ -59,7 +59,6 @@ export class StateFile {
     await this.writeWhileChanged()
   }
 
-  /** `pauseFactor`: rest that many times the last write's duration before the next one. */
   /** The last flush: no rest between writes any more, and the one under way is cut short. */
   async close(): Promise<void> {
     this.closing = true
@@ -67,6 +66,7 @@ export class StateFile {
     await this.flush()
   }
 
+  /** `pauseFactor`: rest that many times the last write's duration before the next one. */
   private async writeWhileChanged(pauseFactor = 0): Promise<void> {
     while (this.changed()) {
       const started = performance.now()

@@ -22,7 +22,6 @@ export const STATE_VALIDATOR_OPTIONS = { allErrors: false } as const satisfies O
 
 /**
  * An Ajv for the document's schemas: JSON Schema 2020-12 (OpenAPI 3.1's dialect) with formats.
- * `coerceTypes` only for path and query parameters, which arrive as strings; never for bodies.
  */
 export function createAjv(options: Options = {}): Ajv2020 {
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, ...options })

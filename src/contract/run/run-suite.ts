@@ -49,7 +49,7 @@ export interface SuiteOutcome {
   passed: number
   failed: number
   skipped: number
-  /** Checks `--bail` kept from running after the first failure: passed + failed + skipped + notRun is every check. */
+  /** Checks `--bail` (after the first failure) or `--run-timeout` kept from running: passed + failed + skipped + notRun is every check. */
   notRun: number
   /** Why checks were skipped, with how many each reason skipped; a chosen skip's reason is marked (skip-reasons.ts). */
   skipReasons: Map<string, number>

@@ -18,8 +18,8 @@ export interface TargetSource {
 }
 
 /**
- * The target of a run: a target file, or a running mock's own (`POST /__mock/target`, the one
- * `/__mock/` route the suite uses), read within `timeoutMs` and `maxResponseBytes` like any answer.
+ * The target of a run: a target file, or a running mock's own (`POST /__mock/target`, the route
+ * the suite reads its target from), read within `timeoutMs` and `maxResponseBytes` like any answer.
  * Every failure says what to do instead.
  *
  * @example

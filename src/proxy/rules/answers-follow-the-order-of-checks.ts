@@ -4,7 +4,7 @@ import { defineRule, found } from './define-rule.js'
 
 /**
  * Answers a backend may give at any step: a rate limit or an outage may come before anything else
- * (docs/contract.md §7, "Where the contract leaves room": 429 and 503 are documented everywhere), and a
+ * (docs/contract.md, "Where the contract leaves room": 429 and 503 are documented everywhere), and a
  * 500 is no-internal-errors' finding already.
  */
 const ANY_STEP = [429, 500, 503]
