@@ -1,7 +1,9 @@
 import { createMockApp, serverUrl } from '../server/start-mock.js'
 import { loggerOptions } from '../server/request-log.js'
 import { formatBanner } from './mock-banner.js'
-import { CONTROL_TOKEN_ENV, isLoopbackHost, MOCK_USAGE, parseMockArgs, type MockArgs } from './parse-mock-args.js'
+import { isLoopbackName } from '../http/loopback-guard.js'
+import { MOCK_USAGE, parseMockArgs, type MockArgs } from './parse-mock-args.js'
+import { CONTROL_TOKEN_ENV } from './shared-options.js'
 import { readCommandArgs } from './read-command-args.js'
 
 /** `users-api-kit mock`: starts the mock, prints how to use it, stops cleanly on SIGINT/SIGTERM. */
@@ -27,12 +29,12 @@ export async function runMockCommand(args: string[]): Promise<number | undefined
         webhookSecret: mock.webhooks.secret,
       }),
     )
-    if (!isLoopbackHost(options.host) && options.controlToken === undefined) {
+    if (!isLoopbackName(options.host) && options.controlToken === undefined) {
       console.warn(
         `Warning: the mock is open to your network (--host ${options.host}), and so are its /__mock/ control routes: anyone who reaches it can list every token and replace the state. Protect them with --control-token T (or ${CONTROL_TOKEN_ENV}=T).`,
       )
     }
-    if (!isLoopbackHost(options.host) && options.cors === false) {
+    if (!isLoopbackName(options.host) && options.cors === false) {
       console.warn(
         'CORS is off: the mock is open to your network, so web pages may not call it from other origins. Allow your frontend with --cors http://host:port.',
       )

@@ -1,7 +1,9 @@
 import { parseArgs } from 'node:util'
+import { isLoopbackName } from '../http/loopback-guard.js'
 import { LOG_LEVELS, type LogLevel } from '../server/request-log.js'
 import { MOCK_DEFAULTS, type StartMockOptions } from '../server/start-mock.js'
 import { parseIntegerOption } from './parse-integer-option.js'
+import { CONTROL_TOKEN_ENV } from './shared-options.js'
 import { parseRetryDelays } from '../webhooks/delivery-settings.js'
 import { checkEndpointUrl } from '../webhooks/webhook-endpoints.js'
 import { checkWebhookSecret } from '../webhooks/webhook-secret.js'
@@ -44,10 +46,8 @@ Per request: "Prefer: code=404" answers that documented error; "Prefer: delay=50
 Control routes: GET /__mock/tokens, POST /__mock/target, POST /__mock/reset, GET|PUT /__mock/state,
 GET|POST|DELETE /__mock/webhooks, GET /__mock/events (the recent events; a live stream as text/event-stream).`
 
-/** The environment variable that sets the control token (a flag would show in the process list). */
-export const CONTROL_TOKEN_ENV = 'USERS_API_KIT_CONTROL_TOKEN'
 /** The environment variable that sets the webhook secret (for the same reason). */
-export const WEBHOOK_SECRET_ENV = 'USERS_API_KIT_WEBHOOK_SECRET'
+const WEBHOOK_SECRET_ENV = 'USERS_API_KIT_WEBHOOK_SECRET'
 
 export interface MockArgs extends StartMockOptions {
   port: number
@@ -99,7 +99,9 @@ export function parseMockArgs(args: string[], env: NodeJS.ProcessEnv = process.e
       ? false
       : values.cors
         ? values.cors.split(',').map((origin) => origin.trim())
-        : isLoopbackHost(values.host ?? MOCK_DEFAULTS.host),
+        : // A host that keeps the mock to this machine: beyond it, any page a colleague opens could call a shared
+          // mock with the public fixture tokens if CORS allowed every origin; there, only `--cors` origins.
+          isLoopbackName(values.host ?? MOCK_DEFAULTS.host),
   }
   if (values.fixtures !== undefined) parsed.fixtures = values.fixtures
   if (values.users !== undefined) parsed.users = integer('--users', values.users, MOCK_DEFAULTS.users, 0, 1_000_000)
@@ -177,14 +179,6 @@ function rate(raw: string): number {
     throw new Error(`--fail-rate must be a number from 0 to 1, such as 0.1 (got "${raw}").`)
   }
   return value
-}
-
-/**
- * Whether a host keeps the mock to this machine. Beyond it, any web page a colleague opens could call a
- * shared mock with the public fixture tokens if CORS allowed every origin: there, only `--cors` origins.
- */
-export function isLoopbackHost(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host.startsWith('127.')
 }
 
 function logLevel(value: string | undefined, quiet: boolean): LogLevel {

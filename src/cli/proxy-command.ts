@@ -8,12 +8,12 @@ import { startProxy, type RunningProxy } from '../proxy/start-proxy.js'
 import { openUpstream } from '../proxy/upstream.js'
 import { writeProxyReports } from '../proxy/write-proxy-reports.js'
 import { parseIntegerOption } from './parse-integer-option.js'
-import { isLoopbackHost } from './parse-mock-args.js'
+import { isLoopbackName } from '../http/loopback-guard.js'
 import { readCommandArgs } from './read-command-args.js'
 import { REPORT_FILES } from './report-files.js'
 import { DEFAULT_TIMEOUT_MS } from './shared-options.js'
 
-export const PROXY_USAGE = `users-api-kit proxy — the contract checked on real traffic
+const PROXY_USAGE = `users-api-kit proxy — the contract checked on real traffic
 
 Usage: users-api-kit proxy --upstream URL [options]
 
@@ -49,7 +49,7 @@ const STOP_GRACE_MS = 5_000
 
 export type ProxyArgs = ReturnType<typeof parseProxyArgs>
 
-export function parseProxyArgs(args: string[]) {
+function parseProxyArgs(args: string[]) {
   const { values } = parseArgs({
     args,
     strict: true,
@@ -108,7 +108,7 @@ export async function runProxyCommand(args: string[]): Promise<number> {
     return 2
   }
   console.log(formatBanner(proxy, options))
-  if (!isLoopbackHost(options.host)) {
+  if (!isLoopbackName(options.host)) {
     console.warn(
       `Warning: the proxy is open to your network (--host ${options.host}): anyone who reaches it sends requests to ${proxy.upstream}, and /__proxy/ shows the exchanges it checked (tokens masked, user data not).`,
     )

@@ -26,12 +26,15 @@ const MIN_RESPONSE_BYTES = 1024
 const MAX_RESPONSE_BYTES = 1024 * 1024 * 1024
 
 /** The whole run of the contract suite, when --run-timeout is not given: a run against the mock takes seconds. */
-export const DEFAULT_RUN_TIMEOUT_S = 900
+const DEFAULT_RUN_TIMEOUT_S = 900
 
 /** --run-timeout: at most a day, in seconds. */
 const MAX_RUN_TIMEOUT_S = 86_400
 
-/** Where --control-token is read from when the flag is not given (the mock reads the same variable). */
+/**
+ * Where --control-token is read from when the flag is not given, by the mock and the commands that call
+ * it (a flag would show in the process list).
+ */
 export const CONTROL_TOKEN_ENV = 'USERS_API_KIT_CONTROL_TOKEN'
 
 /** The flags `fuzz` and `gate` pass on to Schemathesis. */

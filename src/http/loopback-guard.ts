@@ -1,11 +1,33 @@
-import { isIP } from 'node:net'
+import { BlockList, isIP } from 'node:net'
 
-const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]'])
+/** The loopback addresses: 127.0.0.0/8 and ::1 (IPv4-mapped ::ffff:127.x.y.z too). Built once, never changed. */
+const LOOPBACK = loopbackAddresses()
 
-/** Whether a socket's local address is a loopback one: a server that only its own machine reaches. */
+function loopbackAddresses(): BlockList {
+  const list = new BlockList()
+  list.addSubnet('127.0.0.0', 8, 'ipv4')
+  list.addAddress('::1', 'ipv6')
+  return list
+}
+
+/** Whether an IP address (IPv4, IPv6, IPv4-mapped IPv6: a socket's, a resolved name's) is a loopback one. */
 export function isLoopbackAddress(address: string | undefined): boolean {
   if (address === undefined) return false
-  return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.')
+  const family = isIP(address)
+  if (family === 0) return false
+  return LOOPBACK.check(address, family === 4 ? 'ipv4' : 'ipv6')
+}
+
+/**
+ * Whether a host name or address, as `--host` or a URL's hostname gives it (IPv6 bare or in brackets),
+ * names this machine: `localhost`, a `*.localhost` name, or a loopback address.
+ */
+export function isLoopbackName(host: string): boolean {
+  const name = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+  return name === 'localhost' || name.endsWith('.localhost') || isLoopbackAddress(name)
 }
 
 /**
@@ -14,7 +36,6 @@ export function isLoopbackAddress(address: string | undefined): boolean {
  * the mock's control routes and the proxy's own routes refuse it.
  */
 export function isLoopbackHost(host: string): boolean {
-  const name = host.replace(/:\d+$/, '').toLowerCase()
-  if (LOOPBACK_NAMES.has(name) || name.endsWith('.localhost')) return true
-  return isIP(name) === 4 && name.startsWith('127.')
+  const bracketed = /^(\[[^\]]*\])(?::\d*)?$/.exec(host)
+  return isLoopbackName(bracketed ? (bracketed[1] as string) : host.replace(/:\d*$/, ''))
 }

@@ -1,14 +1,10 @@
 import { lookup, type LookupAddress, type LookupOptions } from 'node:dns'
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
-import { BlockList, isIP, type LookupFunction, type Socket } from 'node:net'
+import { isIP, type LookupFunction, type Socket } from 'node:net'
 import { AppError } from '../errors.js'
+import { isLoopbackAddress } from '../http/loopback-guard.js'
 import type { DeliverySender } from '../webhooks/delivery-sender.js'
-
-/** The loopback addresses: 127.0.0.0/8 and ::1 (an IPv4-mapped ::ffff:127.x.y.z too). */
-const LOOPBACK = new BlockList()
-LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4')
-LOOPBACK.addAddress('::1', 'ipv6')
 
 /** What the mock reads of an answer to a delivery before it lets the connection go. */
 const MAX_ANSWER_BYTES = 64 * 1024
@@ -101,15 +97,8 @@ export function createWebhookHosts(
   }
 }
 
-/** Whether an address (IPv4, IPv6, IPv4-mapped IPv6) is a loopback one. */
-export function isLoopbackAddress(address: string): boolean {
-  const family = isIP(address)
-  if (family === 0) return false
-  return LOOPBACK.check(address, family === 4 ? 'ipv4' : 'ipv6')
-}
-
 /** A host as URL.hostname writes it, compared case-insensitively and without IPv6 brackets. */
-export function normalizeHost(host: string): string {
+function normalizeHost(host: string): string {
   return host
     .trim()
     .toLowerCase()
