@@ -6,7 +6,7 @@ import { DISPOSABLE_USERS_NEEDED } from '../target/disposable-slots.js'
 import { PLACEHOLDER, TARGET_SCHEMA_PATH } from '../contract/target/target.js'
 import { readCommandArgs } from './read-command-args.js'
 
-export const INIT_TARGET_USAGE = `users-api-kit init-target — write a target file to fill in, for verify, fuzz and gate
+const INIT_TARGET_USAGE = `users-api-kit init-target — write a target file to fill in, for verify, fuzz and gate
 
 Usage: users-api-kit init-target [FILE]      (default users-api.target.json)
 
@@ -44,7 +44,7 @@ function parseInitTargetArgs(args: string[]): { file: string; force: boolean; he
 }
 
 /** The template: the fields of schemas/target.schema.json a backend fills in, each value saying what belongs there. */
-export function targetTemplate(file: string): Record<string, unknown> {
+function targetTemplate(file: string): Record<string, unknown> {
   const schema = relative(dirname(file), TARGET_SCHEMA_PATH) || TARGET_SCHEMA_PATH
   const actor = (who: string) => ({ token: `${PLACEHOLDER}: the Bearer token of ${who}` })
   return {

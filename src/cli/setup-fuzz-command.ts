@@ -2,7 +2,7 @@ import { SCHEMATHESIS_VERSION } from '../fuzz/find-schemathesis.js'
 import { setUpSchemathesis, userVirtualenvDir } from '../fuzz/set-up-schemathesis.js'
 import { readCommandArgs } from './read-command-args.js'
 
-export const SETUP_FUZZ_USAGE = `users-api-kit setup-fuzz — install the Schemathesis that \`fuzz\` and \`gate\` run
+const SETUP_FUZZ_USAGE = `users-api-kit setup-fuzz — install the Schemathesis that \`fuzz\` and \`gate\` run
 
 Usage: users-api-kit setup-fuzz
 

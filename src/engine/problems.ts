@@ -2,7 +2,7 @@ import { AppError, isAppError, type ErrorCode } from '../errors.js'
 import type { EngineResponse } from './engine-request.js'
 
 /** The only mapping from an error code to HTTP (CONTRACT §5), checked complete by the compiler. */
-export const PROBLEMS = {
+const PROBLEMS = {
   VALIDATION_FAILED: { status: 400, title: 'Bad Request' },
   UNAUTHENTICATED: { status: 401, title: 'Unauthorized' },
   FORBIDDEN: { status: 403, title: 'Forbidden' },
@@ -34,7 +34,7 @@ export interface Problem {
 }
 
 /** The problem+json media type, as the mock sends it. */
-export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8'
+const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8'
 
 export function toProblem(error: AppError): Problem {
   const { status, title } = PROBLEMS[error.code]

@@ -11,10 +11,10 @@ export interface SimulatedConditions {
 }
 
 /** The longest `Prefer: delay=` honoured, so a typo cannot hang a client for hours. */
-export const MAX_DELAY_MS = 60_000
+const MAX_DELAY_MS = 60_000
 
 /** `Prefer: code=404, delay=300` (RFC 7240; Prism's vocabulary). */
-export function parsePrefer(header: string | undefined): { code?: number; delay?: number } {
+function parsePrefer(header: string | undefined): { code?: number; delay?: number } {
   const preferences: { code?: number; delay?: number } = {}
   for (const part of (header ?? '').split(/[,;]/)) {
     const match = /^\s*(code|delay)\s*=\s*"?(\d{1,6})"?\s*$/i.exec(part)

@@ -161,7 +161,7 @@ function attribute(attributes: string, name: string): string | undefined {
 const XML_ENTITIES: Record<string, string> = { lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' }
 
 /** The text of an XML attribute or element, as Python's ElementTree writes it. */
-export function decodeXml(text: string): string {
+function decodeXml(text: string): string {
   return text.replace(/&(#x[0-9a-f]+|#\d+|lt|gt|quot|apos|amp);/gi, (entity, name: string) => {
     if (name.startsWith('#x') || name.startsWith('#X')) return String.fromCodePoint(parseInt(name.slice(2), 16))
     if (name.startsWith('#')) return String.fromCodePoint(Number(name.slice(1)))

@@ -5,7 +5,7 @@ import type { DisposableUser } from '../contract/target/target.js'
 export const PHASES = ['examples', 'coverage', 'fuzzing', 'stateful'] as const
 
 /** Methods that change something: `--read-only` sends none of them, not even as an undocumented-method probe. */
-export const WRITING_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'] as const
+const WRITING_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'] as const
 
 export interface FuzzPlan {
   /** The `st` executable. */

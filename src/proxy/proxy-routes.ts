@@ -5,7 +5,7 @@ import { PROXY_PAGE_HTML, PROXY_PAGE_SCRIPT } from './proxy-page.js'
 import { ProxyError, sendProxyProblem } from './proxy-error.js'
 
 /** The proxy's own routes live under this prefix; everything else goes to the upstream. */
-export const PROXY_ROUTES_PREFIX = '/__proxy'
+const PROXY_ROUTES_PREFIX = '/__proxy'
 
 /** As the mock's events page (src/server/webhook-routes.ts): scripts and connections to itself only. */
 const CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'"

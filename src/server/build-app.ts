@@ -43,7 +43,7 @@ const OWN_ROUTES_CORS = {
  * The mock's own routes, which Fastify serves: the control routes, the reference, the document. Every
  * other request is the engine's (engine-listener.ts), the users API first.
  */
-export function isOwnRoute(url: string): boolean {
+function isOwnRoute(url: string): boolean {
   return /^\/(?:__mock\/|docs(?:[/?]|$)|openapi\.(?:json|yaml)(?:\?|$))/.test(url)
 }
 

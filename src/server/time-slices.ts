@@ -4,7 +4,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises'
  * How long work on one request may run before the mock answers others: a state of 100,000 users takes
  * about a second to parse, check and load, which would otherwise stop every other client that long.
  */
-export const SLICE_MS = 10
+const SLICE_MS = 10
 
 /**
  * Cuts long work into slices: call the returned function often; once `budgetMs` has passed since the

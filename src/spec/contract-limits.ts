@@ -5,7 +5,7 @@ export const BODY_LIMIT = 16 * 1024
 export const MAX_ID_LENGTH = 4096
 
 /** The only media type the users API reads: `application/json`, with any parameters. */
-export const JSON_MEDIA_TYPE = 'application/json'
+const JSON_MEDIA_TYPE = 'application/json'
 
 /** Whether a Content-Type header names JSON (RFC 9110: case-insensitive, parameters allowed). */
 export function isJsonMediaType(contentType: string | undefined): boolean {

@@ -1,6 +1,6 @@
 import type { OpenAPIV3_1 } from 'openapi-types'
 
-export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const
 export type HttpMethod = (typeof HTTP_METHODS)[number]
 
 export type ContractLayer = 'core' | 'profile'
@@ -65,6 +65,6 @@ function mergeParameters(...lists: Array<unknown[] | undefined>): OpenAPIV3_1.Pa
   return [...merged.values()]
 }
 
-export function contractLayer(element: object): ContractLayer {
+function contractLayer(element: object): ContractLayer {
   return (element as { 'x-contract'?: unknown })['x-contract'] === 'core' ? 'core' : 'profile'
 }

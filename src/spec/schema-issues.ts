@@ -27,6 +27,6 @@ export function toValidationIssue(
   return { in: part, path: instancePath, message: error.message ?? `fails ${keyword}` }
 }
 
-export function escapePointer(segment: string): string {
+function escapePointer(segment: string): string {
   return segment.replaceAll('~', '~0').replaceAll('/', '~1')
 }

@@ -2,9 +2,7 @@ import type { ValidateFunction } from 'ajv/dist/2020.js'
 import type { OpenAPIV3_1 } from 'openapi-types'
 import { AppError } from '../errors.js'
 import { createAjv, STATE_VALIDATOR_OPTIONS } from './create-ajv.js'
-
-/** A JSON Schema (2020-12) as plain JSON. */
-export type JsonSchema = Record<string, unknown>
+import type { JsonSchema } from './operation-table.js'
 
 /** A compiled validator of the state format; `parseState` runs it before its own rules. */
 export type StateValidator = ValidateFunction

@@ -36,7 +36,7 @@ export type EventLogUpdate =
 export type EventLogWatcher = (update: EventLogUpdate) => void
 
 /** The recent events kept for GET /__mock/events: enough to debug a screen, bounded in memory. */
-export const EVENT_LOG_SIZE = 200
+const EVENT_LOG_SIZE = 200
 
 /** The recent events with their deliveries, and whoever watches them live (the SSE stream). */
 export class EventLog {

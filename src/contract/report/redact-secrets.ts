@@ -2,7 +2,7 @@
 const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-api-key'])
 
 /** What stands for a secret in reports. */
-export const MASK = '***'
+const MASK = '***'
 
 /** Secrets shorter than this are not searched for in text: they would mask ordinary words. */
 const MIN_SECRET_LENGTH = 4

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 
 /** The contract in prose, shipped with the kit: its numbered sections are what checks cite. */
-export const CONTRACT_PATH = fileURLToPath(new URL('../../../docs/contract.md', import.meta.url))
+const CONTRACT_PATH = fileURLToPath(new URL('../../../docs/contract.md', import.meta.url))
 
 /** How a check's name or message cites the contract: "docs/contract.md §3". */
 const CITATION = /docs\/contract\.md §(\d+)/

@@ -11,7 +11,7 @@ export type Grant = 'yes' | 'own' | 'not-owner' | 'no'
 export type Action = 'list' | 'read' | 'rename' | 'change-role-or-status' | 'delete'
 
 // prettier-ignore
-export const PERMISSION_TABLE: Record<Role, Record<Action, Grant>> = {
+const PERMISSION_TABLE: Record<Role, Record<Action, Grant>> = {
   CLIENT_OWNER:  { list: 'yes', read: 'yes', rename: 'yes',       'change-role-or-status': 'yes',       delete: 'yes' },
   CLIENT_ADMIN:  { list: 'yes', read: 'yes', rename: 'not-owner', 'change-role-or-status': 'not-owner', delete: 'not-owner' },
   CLIENT_VIEWER: { list: 'yes', read: 'yes', rename: 'own',       'change-role-or-status': 'no',        delete: 'no' },

@@ -4,7 +4,7 @@
  * the target lacks (an actor, disposable users, data to check a rule on), which `verify --strict` and
  * `gate` do not pass.
  */
-export const CHOSEN_SKIP_PREFIX = 'by choice: '
+const CHOSEN_SKIP_PREFIX = 'by choice: '
 
 /** Why the checks after the first failure did not run under `--bail`: neither a choice nor a lack. */
 export const NOT_RUN_REASON = 'not run: --bail stopped the run at the first failed check'

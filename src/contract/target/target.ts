@@ -9,7 +9,6 @@ import type { Target } from '../../target/target-format.js'
 
 export {
   ACTOR_NAMES,
-  type Actor,
   type ActorName,
   type DisposableUser,
   type Target,

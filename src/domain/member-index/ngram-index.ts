@@ -11,7 +11,7 @@ export const MAX_NGRAM_LENGTH = 3
  * @example
  * ngramKey('ab', 0, 2) === ngramKey('xab', 1, 2) // true
  */
-export function ngramKey(text: string, start: number, length: number): number {
+function ngramKey(text: string, start: number, length: number): number {
   let key = 0
   for (let offset = 0; offset < length; offset++) key = key * 65536 + text.charCodeAt(start + offset)
   return key * 4 + length
@@ -25,7 +25,7 @@ export function ngramKey(text: string, start: number, length: number): number {
  * @example
  * writeNgramKeys('abc', 2, keys, 0) // 5: the keys of 'a', 'ab', 'b', 'bc', 'c'
  */
-export function writeNgramKeys(text: string, maxLength: number, keys: Float64Array, position: number): number {
+function writeNgramKeys(text: string, maxLength: number, keys: Float64Array, position: number): number {
   let next = position
   for (let start = 0; start < text.length; start++) {
     let code = 0
