@@ -134,7 +134,8 @@ async function seedState(options: UsersApiMockOptions, parse: (input: unknown) =
     seed === DEFAULT_SEED_OPTIONS.seed &&
     usersPerOrganization === DEFAULT_SEED_OPTIONS.usersPerOrganization &&
     options.spec === undefined
-  if (isDefault) return DEFAULT_STATE
+  // A copy: `mock.seed` is the caller's to read (and to change, by mistake) without touching other mocks'.
+  if (isDefault) return structuredClone(DEFAULT_STATE)
   const fixtures = parse(options.fixtures ?? DEFAULT_FIXTURES)
   // Loaded only here: faker is most of a bundle, and the default seed never needs it.
   const { generateState } = await import('../seed/generate-state.js')

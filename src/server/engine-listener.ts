@@ -41,7 +41,7 @@ export interface EngineListenerOptions {
  */
 export function createEngineListener(options: EngineListenerOptions) {
   const corsOrigins = options.cors
-  // The headers of each answer the engine hands out again (its answer cache, mock-instance/answer-cache.ts)
+  // A cache of the headers of each answer the engine hands out again (its answer cache, mock-instance/answer-cache.ts)
   // to a request without Origin, built once with their CORS part and Content-Length: a page of 20 users
   // read again costs a lookup, not an object and a byte count a request. Gone with the answer.
   const headersWithoutOrigin = new WeakMap<EngineResponse, Record<string, string>>()

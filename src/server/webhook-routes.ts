@@ -134,7 +134,7 @@ function streamEvents(
 }
 
 /**
- * SSE messages, written once an update whatever the number of streams: they all queue the same string,
+ * SSE messages, written once an update whatever the number of streams (a cache, gone with the update): they all queue the same string,
  * and a stream that reads slowly holds no copy of its own.
  */
 function createMessages(): (update: EventLogUpdate) => string {

@@ -215,7 +215,7 @@ function nextTurn(run: () => void): void {
 
 /**
  * Signs a delivery once for all the endpoints that share its secret, within the same second (most share
- * the mock's): signing is the costly part of an attempt, and the library does it in JavaScript.
+ * the mock's; a cache of the signers by secret and of the last second's signatures): signing is the costly part of an attempt, and the library does it in JavaScript.
  */
 function createSigner(): Signer {
   const signers = new Map<string, Webhook>()

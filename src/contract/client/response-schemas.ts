@@ -15,7 +15,7 @@ export interface SchemaFailure {
 }
 
 /**
- * Validators of the document's response bodies, compiled on first use. With `core`, every property
+ * Validators of the document's response bodies, compiled on first use and cached for the client's life. With `core`, every property
  * the document marks `x-contract: profile` is neither required nor checked, so a backend that made
  * other profile choices is held to the core alone.
  */
