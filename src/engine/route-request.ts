@@ -1,6 +1,6 @@
 import { AppError } from '../errors.js'
 import type { RoutedOperation } from '../spec/operation-table.js'
-import { createPathMatcher, MALFORMED, type Segment } from '../spec/path-templates.js'
+import { createPathMatcher, MALFORMED, routedMethod, type Segment } from '../spec/path-templates.js'
 
 export interface RouteMatch {
   operation: RoutedOperation
@@ -26,7 +26,7 @@ export function createRouter(operations: RoutedOperation[]): (method: string, se
     const found = findPath(segments)
     if (!found) throw noRoute(method, segments, operations)
     const route = routes.get(found.template.path) as PathRoute
-    const operation = route.byMethod.get(method === 'HEAD' ? 'GET' : method)
+    const operation = route.byMethod.get(routedMethod(method))
     if (!operation || !operation.succeeds) {
       throw new AppError('METHOD_NOT_ALLOWED', `${found.template.path} answers ${route.allow.join(', ')} only.`, {
         allow: route.allow,

@@ -17,6 +17,14 @@ export interface PathMatch {
   params: Record<string, Segment>
 }
 
+/**
+ * The method whose operation answers a request: HEAD is GET without content (RFC 9110 §9.3.2). Methods
+ * are case-sensitive (§9.1): `head` is no HEAD.
+ */
+export function routedMethod(method: string): string {
+  return method === 'HEAD' ? 'GET' : method
+}
+
 /** Splits a request path into decoded segments; MALFORMED where percent-decoding fails. */
 export function decodeSegments(path: string): Segment[] {
   return path

@@ -1,5 +1,5 @@
 import type { Operation } from '../../spec/operations.js'
-import { createPathMatcher, rawSegments } from '../../spec/path-templates.js'
+import { createPathMatcher, rawSegments, routedMethod } from '../../spec/path-templates.js'
 
 /** The operation a method and a path (after the base URL's) address; none for a 404 or a 405. */
 export type OperationMatcher = (method: string, pathname: string) => Operation | undefined
@@ -13,8 +13,8 @@ export function createOperationMatcher(operations: Operation[]): OperationMatche
   const findPath = createPathMatcher(operations.map((operation) => operation.path))
   return (method, pathname) => {
     const path = findPath(rawSegments(pathname))?.template.path
-    // HEAD is GET without a body (RFC 9110 §9.3.2): it answers as the GET operation does.
-    const wanted = method.toLowerCase() === 'head' ? 'get' : method.toLowerCase()
+    // The document writes its methods in lower case, HTTP in upper case.
+    const wanted = routedMethod(method.toUpperCase()).toLowerCase()
     return operations.find((operation) => operation.path === path && operation.method === wanted)
   }
 }
