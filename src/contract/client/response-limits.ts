@@ -1,6 +1,6 @@
 /**
  * How much of an answer the kit's clients take (verify's suite, its pre-checks, fuzz's guard): a users
- * API's largest answer is a page of 100 users, a few tens of KiB, and its deepest JSON nests 4 levels.
+ * API's largest answer is a page of 100 users, a few tens of KiB, and its deepest JSON nests 3 levels.
  * A backend that answers far more is broken or hostile, and must not take the run's memory or stack.
  */
 

@@ -82,7 +82,7 @@ function readRefusedBody({ response }: Exchange): Unusable | undefined {
     check: 'bounded-json',
     rule: RULES.depth,
     received,
-    documented: "a users API's answers, which nest 4 levels at most",
+    documented: "a users API's answers, which nest 3 levels at most",
   }
 }
 
