@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, test } from 'vitest'
 import { RESPONSE_CHECKS } from '../src/contract/checks/index.js'
-import { SERVER_ANSWERS, UNUSABLE_ANSWER_CHECKS } from '../src/contract/client/unusable-answer.js'
+import type { Exchange } from '../src/contract/client/exchange.js'
+import { findUnusableAnswer, SERVER_ANSWERS, UNUSABLE_ANSWER_CHECKS } from '../src/contract/client/unusable-answer.js'
 import type { FindingEntry } from '../src/proxy/finding-entry.js'
 import { FindingLog } from '../src/proxy/finding-log.js'
 import { PROXY_RULES } from '../src/proxy/rules/index.js'
@@ -49,4 +50,29 @@ test.each(names)('a violation of %s fails the JUnit report, with its report', as
   const xml = await readFile(junit as string, 'utf8')
   expect(xml).toMatch(/<testsuites name="users-api-kit proxy" tests="\d+" failures="1"/)
   expect(xml).toContain(`the report of ${check}`)
+})
+
+test('every check an unusable answer fails is in the list the report is made from', () => {
+  const answer = (response: Exchange['response']): Exchange => ({
+    request: { method: 'GET', url: 'http://127.0.0.1:1/api/users/me', headers: {} },
+    response,
+  })
+  const unusable = [
+    answer({ status: 302, headers: { location: '/login' }, text: '' }),
+    answer({ status: 200, headers: { 'content-type': 'text/html' }, text: '<!doctype html><title>Down</title>' }),
+    ...(['size', 'depth', 'values'] as const).map((limit) =>
+      answer({
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+        text: '',
+        refused: { limit, reason: limit },
+      }),
+    ),
+  ]
+  const listed = UNUSABLE_ANSWER_CHECKS.map((check) => check.name)
+  for (const exchange of unusable) {
+    const finding = findUnusableAnswer(exchange)
+    expect(finding, JSON.stringify(exchange.response)).toBeDefined()
+    expect(listed).toContain(finding?.check)
+  }
 })

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Exchange, ExchangeRequest, ExchangeResponse } from '../contract/client/exchange.js'
 import { SERVER_ANSWERS } from '../contract/client/unusable-answer.js'
 import type { Operation } from '../spec/operations.js'
+import { createPathMatcher, rawSegments } from '../spec/path-templates.js'
 import { toFindingEntry, type FindingEntry } from './finding-entry.js'
 import type { FindingLog } from './finding-log.js'
 import { forwardExchange, type ExchangeLimits, type ForwardedExchange } from './forward-exchange.js'
@@ -186,11 +187,11 @@ function notChecked(reason: string): ProxyFinding {
 }
 
 /** The id of /api/users/{id}, percent-decoded; undefined where there is none or it does not decode. */
-function userIdOf(operation: Operation, path: string): string | undefined {
-  const index = operation.path.split('/').findIndex((part) => /^\{[^}]+\}$/.test(part))
-  if (index === -1) return undefined
+export function userIdOf(operation: Operation, path: string): string | undefined {
+  const id = createPathMatcher([operation.path])(rawSegments(path))?.params['id']
+  if (typeof id !== 'string') return undefined
   try {
-    return decodeURIComponent(path.split('/')[index] ?? '')
+    return decodeURIComponent(id)
   } catch {
     return undefined
   }

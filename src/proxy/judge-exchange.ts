@@ -2,6 +2,7 @@ import { RESPONSE_CHECKS } from '../contract/checks/index.js'
 import { ContractClient, type ResponseCheck } from '../contract/client/contract-client.js'
 import type { SentenceId } from '../contract/rules/contract-sentences.js'
 import type { Finding } from '../contract/client/contract-violation.js'
+import { UNUSABLE_ANSWER_CHECKS } from '../contract/client/unusable-answer.js'
 import type { LoadedSpec } from '../spec/load-spec.js'
 import { compileOperations } from '../spec/compile-operations.js'
 import type { Operation } from '../spec/operations.js'
@@ -21,11 +22,6 @@ export interface ProxyFinding extends Finding {
   kind: 'violation' | 'client' | 'unchecked'
   /** The sentences of docs/contract.md it names; none for the document's own checks. */
   sentences: readonly SentenceId[]
-}
-
-/** The findings of verify's client that are not checks of src/contract/checks/: unusable answers. */
-const UNUSABLE_ANSWER_SENTENCES: Record<string, readonly SentenceId[]> = {
-  'answers-json': ['§4.json'],
 }
 
 /**
@@ -51,7 +47,8 @@ export class ExchangeJudge {
     this.requests = new RequestJudge(compileOperations(spec.dereferenced).operations)
     this.sentencesOf = new Map([
       ...checks.map((check) => [check.name, check.covers] as const),
-      ...Object.entries(UNUSABLE_ANSWER_SENTENCES),
+      // The findings of verify's client that are not checks of src/contract/checks/: unusable answers.
+      ...UNUSABLE_ANSWER_CHECKS.map((check) => [check.name, check.sentences] as const),
     ])
   }
 

@@ -4,6 +4,7 @@ import { JsonTooDeep, parseBoundedJson } from '../text/json-depth.js'
 import { requestHeaderOf, type ExchangeRequest } from '../contract/client/exchange.js'
 import { BODY_LIMIT, isJsonMediaType, MAX_ID_LENGTH } from '../spec/contract-limits.js'
 import type { RoutedOperation, Validator } from '../spec/operation-table.js'
+import { createPathMatcher, rawSegments, type Segment } from '../spec/path-templates.js'
 import { toValidationIssue } from '../spec/schema-issues.js'
 import type { Refusal } from './observed-exchange.js'
 import type { Credentials } from './read-credentials.js'
@@ -31,11 +32,11 @@ export interface RequestToJudge {
  */
 export class RequestJudge {
   private readonly routed: Map<string, RoutedOperation>
-  private readonly templates: string[][]
+  private readonly findPath: ReturnType<typeof createPathMatcher>
 
   constructor(routed: RoutedOperation[]) {
     this.routed = new Map(routed.map((operation) => [operation.operationId, operation]))
-    this.templates = [...new Set(routed.map((operation) => operation.path))].map((path) => path.split('/'))
+    this.findPath = createPathMatcher(routed.map((operation) => operation.path))
   }
 
   judge(request: RequestToJudge): Refusal | undefined {
@@ -53,7 +54,11 @@ export class RequestJudge {
       const mediaType = judgeMediaType(request.request)
       if (mediaType) return mediaType
     }
-    return judgePath(routed, request.path) ?? judgeQuery(routed, request.rawQuery) ?? judgeBody(routed, request.body)
+    return (
+      judgePath(routed, this.findPath(rawSegments(request.path))?.params ?? {}) ??
+      judgeQuery(routed, request.rawQuery) ??
+      judgeBody(routed, request.body)
+    )
   }
 
   /** Step 1: 'fine', a refusal, or null when the contract leaves the answer open. */
@@ -68,13 +73,7 @@ export class RequestJudge {
 
   /** Step 2: a path the document has with another method is a 405; any other path under /api, a 404. */
   private judgeRoute(path: string): Refusal {
-    const segments = path.split('/')
-    const known = this.templates.some(
-      (template) =>
-        template.length === segments.length &&
-        template.every((part, index) => (/^\{[^}]+\}$/.test(part) ? segments[index] !== '' : part === segments[index])),
-    )
-    return known
+    return this.findPath(rawSegments(path)) !== undefined
       ? refuse(2, 405, '§4.other.405', 'a method the document does not give this path')
       : refuse(2, 404, '§4.other.404', 'a path under /api that the document does not have')
   }
@@ -97,18 +96,14 @@ function judgeMediaType(request: ExchangeRequest): Refusal | undefined {
 }
 
 /** Step 5, the path: an id that is not validly percent-encoded, or longer than 4,096 characters. */
-function judgePath(routed: RoutedOperation, path: string): Refusal | undefined {
+function judgePath(routed: RoutedOperation, raw: Record<string, Segment>): Refusal | undefined {
   if (routed.pathParameters.length === 0) return undefined
-  const template = routed.path.split('/')
-  const segments = path.split('/')
   const params: Record<string, string> = {}
-  for (const [index, part] of template.entries()) {
-    const name = /^\{([^}]+)\}$/.exec(part)?.[1]
-    if (name === undefined) continue
+  for (const [name, segment] of Object.entries(raw)) {
     try {
-      params[name] = decodeURIComponent(segments[index] ?? '')
+      params[name] = decodeURIComponent(segment as string)
     } catch {
-      return refuse(5, 400, '§3.invalid-id', `the ${name} "${segments[index]}" is not validly percent-encoded`)
+      return refuse(5, 400, '§3.invalid-id', `the ${name} "${String(segment)}" is not validly percent-encoded`)
     }
     if ([...(params[name] as string)].length > MAX_ID_LENGTH)
       return refuse(5, 400, '§3.invalid-id', `an ${name} longer than ${MAX_ID_LENGTH} characters`)

@@ -1,3 +1,4 @@
+import { userIdOf } from '../../src/proxy/exchange-observer.js'
 import { ExchangeJudge, type ProxyFinding } from '../../src/proxy/judge-exchange.js'
 import { Knowledge } from '../../src/proxy/knowledge.js'
 import type { ObservedExchange } from '../../src/proxy/observed-exchange.js'
@@ -40,7 +41,7 @@ export async function createProxyJudge(): Promise<ProxyJudgeHarness> {
     const [path = '/', rawQuery = ''] = draft.path.split('?')
     const method = exchange.request.method
     const rawHeaders = Object.entries(exchange.request.headers).flat()
-    const userId = userIdOf(exchange.operation?.path, path)
+    const userId = exchange.operation && userIdOf(exchange.operation, path)
     knowledge.begin(method, userId, startedAt)
     return {
       end() {
@@ -71,11 +72,6 @@ export async function createProxyJudge(): Promise<ProxyJudgeHarness> {
     }
   }
   return { begin, judge: (draft) => begin(draft).end(), knowledge }
-}
-
-function userIdOf(template: string | undefined, path: string): string | undefined {
-  const index = template?.split('/').indexOf('{id}') ?? -1
-  return index === -1 ? undefined : decodeURIComponent(path.split('/')[index] ?? '')
 }
 
 /** The check and sentences of each violation: what tests compare. */

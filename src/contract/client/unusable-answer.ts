@@ -1,11 +1,11 @@
+import type { SentenceId } from '../rules/contract-sentences.js'
 import type { Finding } from './contract-violation.js'
 import { escapeControlCharacters } from '../../text/escape-control-characters.js'
 import { mediaTypeOf, type Exchange } from './exchange.js'
 import { MAX_JSON_VALUES } from './response-limits.js'
 
 interface Unusable {
-  check: string
-  rule: string
+  check: UnusableAnswerCheck
   /** What came, for people: `302, a redirect to http://…, not followed`. */
   received: string
   documented: string
@@ -22,8 +22,8 @@ interface Unusable {
 export function findUnusableAnswer(exchange: Exchange): Finding | undefined {
   const unusable = readUnusable(exchange)
   if (!unusable) return undefined
-  const { check, rule, received, documented } = unusable
-  return { check, rule, message: `Received: ${received}\nDocumented: ${documented}` }
+  const { check, received, documented } = unusable
+  return { check: check.name, rule: check.rule, message: `Received: ${received}\nDocumented: ${documented}` }
 }
 
 /** What an unusable answer is, in a few words (`200 text/html, an HTML page … instead of JSON`), else undefined. */
@@ -35,13 +35,32 @@ function readUnusable(exchange: Exchange): Unusable | undefined {
   return readRefusedBody(exchange) ?? readRedirect(exchange) ?? readHtmlPage(exchange)
 }
 
-const RULES = {
-  size: 'Every answer ends within --max-response-bytes (default 1 MiB, counted after decompression)',
-  values: `JSON answers hold at most ${MAX_JSON_VALUES} values`,
-  depth: 'JSON answers nest arrays and objects at most 64 levels deep',
-  redirects: 'The API answers every request itself: a redirect (3xx) is never followed, and is a failure',
-  json: 'The API answers JSON (application/json, application/problem+json), never an HTML page',
+/** A check an unusable answer fails; `sentences`: the sentences of docs/contract.md it holds, if any. */
+export interface UnusableAnswerCheck {
+  name: string
+  rule: string
+  sentences: readonly SentenceId[]
 }
+
+const CHECKS = {
+  size: {
+    name: 'bounded-response',
+    rule: 'Every answer ends within --max-response-bytes (default 1 MiB, counted after decompression)',
+    sentences: [],
+  },
+  values: { name: 'bounded-json', rule: `JSON answers hold at most ${MAX_JSON_VALUES} values`, sentences: [] },
+  depth: { name: 'bounded-json', rule: 'JSON answers nest arrays and objects at most 64 levels deep', sentences: [] },
+  redirects: {
+    name: 'no-redirects',
+    rule: 'The API answers every request itself: a redirect (3xx) is never followed, and is a failure',
+    sentences: [],
+  },
+  json: {
+    name: 'answers-json',
+    rule: 'The API answers JSON (application/json, application/problem+json), never an HTML page',
+    sentences: ['§4.json'],
+  },
+} as const satisfies Record<string, UnusableAnswerCheck>
 
 /** The check an exchange with no answer at all fails (no connection, a reset, the timeout). */
 export const SERVER_ANSWERS = {
@@ -49,12 +68,9 @@ export const SERVER_ANSWERS = {
   rule: 'The server answers every request over HTTP within the timeout',
 } as const
 
-/** The checks an unusable answer fails, with their rules: a report lists each, failed or not. */
-export const UNUSABLE_ANSWER_CHECKS: ReadonlyArray<{ name: string; rule: string }> = [
-  { name: 'bounded-response', rule: RULES.size },
-  { name: 'bounded-json', rule: `${RULES.depth}; ${RULES.values}` },
-  { name: 'no-redirects', rule: RULES.redirects },
-  { name: 'answers-json', rule: RULES.json },
+/** Every check an unusable answer fails, each name once: a report lists each, failed or not. */
+export const UNUSABLE_ANSWER_CHECKS: readonly UnusableAnswerCheck[] = [
+  ...new Map(Object.values(CHECKS).map((check) => [check.name, check])).values(),
 ]
 
 /** The limits of response-limits.ts: an answer past them is the target's fault, and nothing else is judged. */
@@ -64,23 +80,20 @@ function readRefusedBody({ response }: Exchange): Unusable | undefined {
   const received = `${response.status} ${mediaTypeOf(response) ?? '(no content type)'}, ${refused.reason}`
   if (refused.limit === 'size') {
     return {
-      check: 'bounded-response',
-      rule: RULES.size,
+      check: CHECKS.size,
       received,
       documented: "a users API's answers: a page of at most 100 users, a few tens of KiB",
     }
   }
   if (refused.limit === 'values') {
     return {
-      check: 'bounded-json',
-      rule: RULES.values,
+      check: CHECKS.values,
       received,
       documented: "a users API's answers: a page of at most 100 users, about 1,000 values",
     }
   }
   return {
-    check: 'bounded-json',
-    rule: RULES.depth,
+    check: CHECKS.depth,
     received,
     documented: "a users API's answers, which nest 3 levels at most",
   }
@@ -95,8 +108,7 @@ function readRedirect({ request, response }: Exchange): Unusable | undefined {
   const to = location === undefined ? undefined : new URL(location, request.url).href
   const where = to === undefined ? 'with no Location' : to === request.url ? `to itself, ${to} (a loop)` : `to ${to}`
   return {
-    check: 'no-redirects',
-    rule: RULES.redirects,
+    check: CHECKS.redirects,
     received: `${response.status}, a redirect ${where}, not followed`,
     documented: "no 3xx for any operation. Is the target's baseUrl the API's own (scheme, host, port, path prefix)?",
   }
@@ -110,8 +122,7 @@ function readHtmlPage({ response }: Exchange): Unusable | undefined {
   // A title is the server's text: escaped, so that it cannot start a line of the report or drive a terminal.
   const page = title ? `an HTML page titled "${escapeControlCharacters(title)}"` : 'an HTML page'
   return {
-    check: 'answers-json',
-    rule: RULES.json,
+    check: CHECKS.json,
     received: `${response.status} ${mediaType ?? '(no content type)'}, ${page} instead of JSON: something else answered (a web server, a proxy in front of a backend that is down?)`,
     documented: 'application/json or application/problem+json',
   }
