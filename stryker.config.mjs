@@ -4,7 +4,8 @@ import { join } from 'node:path'
 
 /**
  * Mutation testing of the mock's rules (`npm run mutation`, not part of `npm test`): StrykerJS mutates the
- * engine and the domain, and the contract suite, answered in-process (contract-tests/vitest.mutation.config.ts),
+ * engine, the domain and the path rule the router shares with the suite (src/spec/path-templates.ts: a
+ * mutant there changes the suite's operation matcher too; the scenarios' own statuses still tell), and the contract suite, answered in-process (contract-tests/vitest.mutation.config.ts),
  * must notice, with the member index's own test beside it (its brute-force comparison, bulk builds among them). Figures and the survivors' reasons: BENCHMARKS.md, "Mutation testing".
  *
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
@@ -28,8 +29,8 @@ export default {
   testRunner: 'vitest',
   vitest: {
     configFile: 'contract-tests/vitest.mutation.config.ts',
-    // The suite reaches the engine through the API, never by importing it: vitest's import graph would
-    // find no test related to a mutated file.
+    // The suite reaches the engine through the API, never by importing it (the path rule of spec/ aside):
+    // vitest's import graph would find no test related to most mutated files.
     related: false,
   },
   // The checks' requests run in the worker, so Stryker sees which checks reach a mutant and runs only those

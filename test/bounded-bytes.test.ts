@@ -4,12 +4,20 @@ import { BoundedBytes, readUpTo } from '../src/streams/bounded-bytes.js'
 const bytes = (...values: number[]): Uint8Array => new Uint8Array(values)
 
 describe('BoundedBytes, what every reader of a body keeps', () => {
-  test('keeps a body within the limit whole, and says it is within', () => {
+  test('keeps a body within the limit whole, says it is within, and wants no more once full', () => {
     const body = new BoundedBytes(4)
     expect(body.write(bytes(1, 2))).toBe(true)
-    expect(body.write(bytes(3, 4))).toBe(true)
+    expect(body.write(bytes(3))).toBe(true)
+    expect(body.write(bytes(4))).toBe(false)
     expect(body.over).toBe(false)
     expect([...body.bytes()]).toEqual([1, 2, 3, 4])
+  })
+
+  test('the part of a chunk that fills the limit is a copy, not a view of the whole chunk', () => {
+    const chunk = new Uint8Array(64 * 1024)
+    const body = new BoundedBytes(10)
+    body.write(chunk)
+    expect(body.bytes().buffer.byteLength).toBe(10)
   })
 
   test('past the limit keeps the first bytes only, and counts every byte', () => {

@@ -11,10 +11,18 @@ test('loopback addresses: 127.0.0.0/8 and ::1, IPv4-mapped too; nothing else, an
     expect(isLoopbackAddress(address), String(address)).toBe(false)
 })
 
-test('names: localhost, *.localhost and loopback addresses, IPv6 bare or in brackets', () => {
-  for (const name of ['localhost', 'LOCALHOST', 'app.localhost', '127.0.0.1', '::1', '[::1]'])
+test('hosts to bind: localhost and loopback addresses, IPv6 bare or in brackets; no other name', () => {
+  for (const name of ['localhost', 'LOCALHOST', '127.0.0.1', '::1', '[::1]'])
     expect(isLoopbackName(name), name).toBe(true)
-  for (const name of ['0.0.0.0', '::', 'example.com', 'localhost.example.com', '[::2]'])
+  for (const name of [
+    '0.0.0.0',
+    '::',
+    'example.com',
+    'localhost.example.com',
+    '[::2]',
+    'app.localhost',
+    '127.0.0.1.evil.com',
+  ])
     expect(isLoopbackName(name), name).toBe(false)
 })
 

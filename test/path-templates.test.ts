@@ -27,6 +27,28 @@ describe('the path rule the router and the suite share', () => {
     expect(findPath(decodeSegments('/api/people'))).toBeUndefined()
   })
 
+  test('the suite finds the operations the contract names, as written here by hand', async () => {
+    const operationOf = createOperationMatcher(listOperations((await loadSpec()).dereferenced))
+    const expected: Array<[string, string, string | undefined]> = [
+      ['GET', '/api/users', 'listUsers'],
+      ['HEAD', '/api/users', 'listUsers'],
+      ['GET', '/api/users/me', 'getCurrentUser'],
+      ['PATCH', '/api/users/me', 'updateCurrentUser'],
+      ['DELETE', '/api/users/me', 'deleteCurrentUser'],
+      ['GET', '/api/users/usr_1', 'getUser'],
+      ['PATCH', '/api/users/usr_1', 'updateUser'],
+      ['DELETE', '/api/users/usr_1', 'deleteUser'],
+      // As sent: a backend that decodes `m%65` to `me` chooses so itself.
+      ['GET', '/api/users/m%65', 'getUser'],
+      ['POST', '/api/users', undefined],
+      ['GET', '/api/users/', undefined],
+      ['GET', '/api/users/me/x', undefined],
+      ['GET', '/api', undefined],
+    ]
+    for (const [method, path, operationId] of expected)
+      expect(operationOf(method, path)?.operationId, `${method} ${path}`).toBe(operationId)
+  })
+
   test('the suite finds the operation the mock routes to, for every method on every path', async () => {
     const operationOf = createOperationMatcher(listOperations((await loadSpec()).dereferenced))
     const route = createRouter(DEFAULT_OPERATIONS)

@@ -12,7 +12,8 @@ export { codingsOf }
 /** A stream's bytes, given up past `maxBytes` (ResponseTooLarge) or when the signal aborts. */
 export function readWithin(stream: Readable, maxBytes: number, signal: AbortSignal): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const body = new BoundedBytes(maxBytes)
+    // Full at one byte past the limit: the body is over it.
+    const body = new BoundedBytes(maxBytes + 1)
     const abort = () => {
       stream.destroy()
       reject(signal.reason)
@@ -47,7 +48,7 @@ export function decodeWithin(response: Readable, codings: string[], maxBytes: nu
   if (!decoders) return Promise.resolve(undefined)
   const last = decoders.reduce<Readable>((source, decoder) => source.pipe(decoder), response)
   return new Promise((resolve, reject) => {
-    const body = new BoundedBytes(maxBytes)
+    const body = new BoundedBytes(maxBytes + 1)
     last.on('data', (chunk: Buffer) => {
       if (body.write(chunk)) return
       for (const decoder of decoders) decoder.destroy()

@@ -18,24 +18,31 @@ export function isLoopbackAddress(address: string | undefined): boolean {
   return LOOPBACK.check(address, family === 4 ? 'ipv4' : 'ipv6')
 }
 
-/**
- * Whether a host name or address, as `--host` or a URL's hostname gives it (IPv6 bare or in brackets),
- * names this machine: `localhost`, a `*.localhost` name, or a loopback address.
- */
-export function isLoopbackName(host: string): boolean {
-  const name = host
+/** A host as URL.hostname writes it, compared case-insensitively and without IPv6 brackets. */
+export function normalizeHost(host: string): string {
+  return host
     .trim()
     .toLowerCase()
     .replace(/^\[(.*)\]$/, '$1')
-  return name === 'localhost' || name.endsWith('.localhost') || isLoopbackAddress(name)
+}
+
+/**
+ * Whether a host to bind (`--host`: IPv6 bare or in brackets) keeps a server to this machine: `localhost`
+ * or a loopback address. Not a `*.localhost` name: the system's resolver may send it anywhere.
+ */
+export function isLoopbackName(host: string): boolean {
+  const name = normalizeHost(host)
+  return name === 'localhost' || isLoopbackAddress(name)
 }
 
 /**
  * Whether a Host header (with or without its port) names a loopback address. A server on a loopback
  * address that answers another name may be reached by a page under a DNS name rebound to 127.0.0.1:
- * the mock's control routes and the proxy's own routes refuse it.
+ * the mock's control routes and the proxy's own routes refuse it. `*.localhost` names pass: browsers
+ * resolve them to loopback themselves, whatever DNS says.
  */
 export function isLoopbackHost(host: string): boolean {
   const bracketed = /^(\[[^\]]*\])(?::\d*)?$/.exec(host)
-  return isLoopbackName(bracketed ? (bracketed[1] as string) : host.replace(/:\d*$/, ''))
+  const name = normalizeHost(bracketed ? (bracketed[1] as string) : host.replace(/:\d*$/, ''))
+  return name.endsWith('.localhost') || isLoopbackName(name)
 }

@@ -47,8 +47,11 @@ export async function readBoundedBody(response: Response, maxBytes: number): Pro
     await response.body.cancel().catch(() => undefined)
     throw new ResponseTooLarge(maxBytes, '', declared)
   }
-  const body = await readUpTo(response.body, maxBytes)
-  if (body.over)
-    throw new ResponseTooLarge(maxBytes, new TextDecoder().decode(body.bytes().subarray(0, KEPT_HEAD_BYTES)))
+  // One byte more than the limit tells a body of exactly `maxBytes` from a longer one.
+  const body = await readUpTo(response.body, maxBytes + 1)
+  if (body.total > maxBytes) {
+    const head = new TextDecoder().decode(body.bytes().subarray(0, KEPT_HEAD_BYTES))
+    throw new ResponseTooLarge(maxBytes, head)
+  }
   return new TextDecoder().decode(body.bytes())
 }

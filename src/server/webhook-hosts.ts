@@ -3,7 +3,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import { isIP, type LookupFunction, type Socket } from 'node:net'
 import { AppError } from '../errors.js'
-import { isLoopbackAddress } from '../http/loopback-guard.js'
+import { isLoopbackAddress, normalizeHost } from '../http/loopback-guard.js'
 import type { DeliverySender } from '../webhooks/delivery-sender.js'
 
 /** What the mock reads of an answer to a delivery before it lets the connection go. */
@@ -95,14 +95,6 @@ export function createWebhookHosts(
       agents.https.destroy()
     },
   }
-}
-
-/** A host as URL.hostname writes it, compared case-insensitively and without IPv6 brackets. */
-function normalizeHost(host: string): string {
-  return host
-    .trim()
-    .toLowerCase()
-    .replace(/^\[(.*)\]$/, '$1')
 }
 
 function resolve(resolveHost: ResolveHost, host: string): Promise<string[]> {

@@ -48,7 +48,9 @@ export function rawSegments(path: string): string[] {
 /**
  * The matcher of the document's paths (CONTRACT §4): a path matches a template of as many segments
  * whose literals it repeats; an empty segment stands for no parameter (`/api/users/` is no route, not a
- * bad id). Literal segments win over parameters, so `/api/users/me` is never `/api/users/{id}`.
+ * bad id). Literal segments win over parameters, so `/api/users/me` is never `/api/users/{id}` (OpenAPI
+ * 3.1's Paths Object: concrete paths are matched before templated ones). A rule of the document's format,
+ * not of the mock: the engine's router and the suite's operation matcher both follow it.
  */
 export function createPathMatcher(paths: Iterable<string>): (segments: readonly Segment[]) => PathMatch | undefined {
   const templates = [...new Set(paths)]

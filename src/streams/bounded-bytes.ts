@@ -1,12 +1,13 @@
 /**
- * What every reader of a body in the kit keeps of it: its first `limit` bytes and how many it had, so
- * that a body of gigabytes costs `limit` bytes whatever reads it (the transports' 413, the suite's and
- * fuzz's answer limits, the proxy's copy). Plain Uint8Array: the fetch transport runs in browsers too.
+ * What every reader of a body in the kit keeps of it: its first `limit` bytes and the count of all of
+ * them, so that a body of gigabytes costs little more than `limit` bytes whatever reads it (the
+ * transports' 413, the suite's and fuzz's answer limits, the proxy's copy). A reader that must tell
+ * whether a body is over N bytes keeps N + 1. Plain Uint8Array: the fetch transport runs in browsers too.
  *
  * @example
- * const body = new BoundedBytes(16 * 1024)
- * for await (const chunk of request) body.write(chunk) // keeps 16 KiB, counts the rest
- * if (body.over) throw tooLarge()
+ * const body = new BoundedBytes(BODY_LIMIT + 1)
+ * for await (const chunk of request) body.write(chunk) // keeps 16 KiB + 1 byte, counts the rest
+ * if (body.total > BODY_LIMIT) throw tooLarge()
  */
 export class BoundedBytes {
   private readonly chunks: Uint8Array[] = []
@@ -16,15 +17,17 @@ export class BoundedBytes {
 
   constructor(readonly limit: number) {}
 
-  /** Keeps what of `chunk` lies within the limit; false once the body is past it. */
+  /** Keeps what of `chunk` lies within the limit; false once `limit` bytes are held (no more is wanted). */
   write(chunk: Uint8Array): boolean {
     this.total += chunk.byteLength
     if (this.kept < this.limit) {
-      const part = chunk.subarray(0, this.limit - this.kept)
+      const room = this.limit - this.kept
+      // The part of a chunk that fills the limit is copied: a view would hold the whole chunk's buffer.
+      const part = chunk.byteLength <= room ? chunk : chunk.slice(0, room)
       this.chunks.push(part)
       this.kept += part.byteLength
     }
-    return this.total <= this.limit
+    return this.kept < this.limit
   }
 
   /** Whether the body went past the limit: only its first `limit` bytes are kept. */
@@ -46,7 +49,7 @@ export class BoundedBytes {
 }
 
 /**
- * Reads a Web stream into BoundedBytes and stops as soon as it is past `limit`: the stream is then
+ * Reads a Web stream into BoundedBytes and stops as soon as `limit` bytes are held: the stream is then
  * cancelled, so that an endless body is read no further. A stream that errors rejects with its reason
  * (a fetch's AbortSignal bounds the time).
  */
