@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { ACTOR_NAMES, parseTarget, readTargetFile, TARGET_SCHEMA_PATH } from '../src/contract/target/target.js'
 import { AppError } from '../src/errors.js'
+import { ACTOR_DESCRIPTIONS } from '../src/target/target-format.js'
 
 const VALID_TARGET = {
   $schema: '../schemas/target.schema.json',
@@ -151,12 +152,17 @@ describe('readTargetFile', () => {
 })
 
 describe('schemas/target.schema.json', () => {
-  test('is a 2020-12 schema that lists every actor of the Target type', async () => {
+  test("is a 2020-12 schema that lists every actor of the Target type, described in the kit's words", async () => {
     const schema = JSON.parse(await readFile(TARGET_SCHEMA_PATH, 'utf8')) as {
       $schema: string
-      properties: { actors: { properties: Record<string, unknown> } }
+      properties: { actors: { properties: Record<string, { description: string }> } }
     }
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema')
-    expect(Object.keys(schema.properties.actors.properties)).toEqual([...ACTOR_NAMES])
+    const actors = schema.properties.actors.properties
+    expect(Object.keys(actors)).toEqual([...ACTOR_NAMES])
+    for (const name of ACTOR_NAMES) {
+      const words = ACTOR_DESCRIPTIONS[name]
+      expect(actors[name]?.description).toBe(`${words.charAt(0).toUpperCase()}${words.slice(1)}.`)
+    }
   })
 })

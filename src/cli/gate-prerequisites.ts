@@ -1,4 +1,5 @@
 import { DISPOSABLE_USERS_NEEDED } from '../target/disposable-slots.js'
+import { ACTOR_DESCRIPTIONS } from '../target/target-format.js'
 import { ACTOR_NAMES, type Target } from '../contract/target/target.js'
 
 /**
@@ -39,12 +40,4 @@ export function listMissingPrerequisites(target: Target, { readOnly }: { readOnl
     )
   }
   return missing
-}
-
-const ACTOR_DESCRIPTIONS: Record<(typeof ACTOR_NAMES)[number], string> = {
-  owner: 'an ACTIVE CLIENT_OWNER',
-  admin: "an ACTIVE CLIENT_ADMIN of the owner's organization",
-  viewer: "an ACTIVE CLIENT_VIEWER of the owner's organization",
-  bot: "an ACTIVE BOT_USER of the owner's organization",
-  outsider: 'an ACTIVE user of another organization',
 }

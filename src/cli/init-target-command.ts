@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises'
 import { dirname, relative } from 'node:path'
 import { parseArgs } from 'node:util'
 import { DISPOSABLE_USERS_NEEDED } from '../target/disposable-slots.js'
+import { ACTOR_DESCRIPTIONS, ACTOR_NAMES } from '../target/target-format.js'
 import { PLACEHOLDER, TARGET_SCHEMA_PATH } from '../contract/target/target.js'
 import { readCommandArgs } from './read-command-args.js'
 
@@ -51,13 +52,7 @@ function targetTemplate(file: string): Record<string, unknown> {
     $schema: schema.startsWith('.') ? schema : `./${schema}`,
     $comment: `A users-api-kit target: replace every ${PLACEHOLDER} value. Actors you lack can be deleted (their checks are skipped, saying so). The suite changes and deletes the disposable users: give fresh ones every run.`,
     baseUrl: `${PLACEHOLDER}: your users API's base URL, without /api (e.g. https://staging.example.com)`,
-    actors: {
-      owner: actor('an ACTIVE CLIENT_OWNER'),
-      admin: actor("an ACTIVE CLIENT_ADMIN of the owner's organization"),
-      viewer: actor("an ACTIVE CLIENT_VIEWER of the owner's organization"),
-      bot: actor("an ACTIVE BOT_USER of the owner's organization"),
-      outsider: actor('an ACTIVE user of another organization'),
-    },
+    actors: Object.fromEntries(ACTOR_NAMES.map((name) => [name, actor(ACTOR_DESCRIPTIONS[name])])),
     disposable: Array.from({ length: DISPOSABLE_USERS_NEEDED }, (_, index) => ({
       id: `${PLACEHOLDER}: the id of disposable user ${index + 1}, an ACTIVE CLIENT_VIEWER of the owner's organization`,
       token: `${PLACEHOLDER}: the Bearer token of disposable user ${index + 1}`,

@@ -55,3 +55,15 @@ export const ACTOR_ROLES = {
   viewer: 'CLIENT_VIEWER',
   bot: 'BOT_USER',
 } as const satisfies Record<Exclude<ActorName, 'outsider'>, Role>
+
+/**
+ * Who each actor is, in the words the kit tells people (gate's missing actors, init-target's template,
+ * schemas/target.schema.json's descriptions, which a test holds to these).
+ */
+export const ACTOR_DESCRIPTIONS: Record<ActorName, string> = {
+  owner: `an ACTIVE ${ACTOR_ROLES.owner}`,
+  admin: `an ACTIVE ${ACTOR_ROLES.admin} of the owner's organization`,
+  viewer: `an ACTIVE ${ACTOR_ROLES.viewer} of the owner's organization`,
+  bot: `an ACTIVE ${ACTOR_ROLES.bot} of the owner's organization`,
+  outsider: 'an ACTIVE user of another organization',
+}
