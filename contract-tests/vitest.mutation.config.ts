@@ -14,14 +14,20 @@ const inProcess = await createInProcessTarget()
  * file from a fresh state; and beside it test/member-index.test.ts, which holds the
  * member index (list order, role filter, search) to a brute-force filter, bulk builds included,
  * test/member-index-parts.test.ts, its parts (the memo, the pending changes, the lists), and
- * test/engine-details.test.ts: the guards no request to the kit's document reaches, the mock's own choices.
+ * test/engine-details.test.ts: the guards no request to the kit's document reaches, the mock's own choices;
+ * test/path-templates.test.ts: the path rule the router shares with the suite.
  */
 export default mergeConfig(
   suiteConfig,
   defineConfig({
     test: {
       // Added to the suite's include (mergeConfig joins the lists).
-      include: ['../test/member-index.test.ts', '../test/member-index-parts.test.ts', '../test/engine-details.test.ts'],
+      include: [
+        '../test/member-index.test.ts',
+        '../test/member-index-parts.test.ts',
+        '../test/engine-details.test.ts',
+        '../test/path-templates.test.ts',
+      ],
       setupFiles: [fileURLToPath(new URL('mutation/set-up-test-file.ts', import.meta.url))],
       provide: { [SUITE_SETTINGS]: inProcess.settings, [IN_PROCESS_MOCK]: inProcess.mock },
     },

@@ -89,6 +89,17 @@ describe('a document of one’s own', () => {
         expect(body['errors']).toEqual([{ in: 'body', path: '/name', message: expect.stringMatching(/characters/) }])
       }
     }
+    const strict = createEngine({ operations: DEFAULT_OPERATIONS, store: () => store })
+    const blank = await strict({
+      method: 'PATCH',
+      url: `/api/users/${owner.id}`,
+      headers: { authorization: 'Bearer owner-token', 'content-type': 'application/json' },
+      body: new TextEncoder().encode('{"name":"   "}'),
+    })
+    // The document's pattern refuses it first: one issue, not the same one twice.
+    expect(JSON.parse(blank.body as string).errors).toEqual([
+      { in: 'body', path: '/name', message: expect.any(String) },
+    ])
     const renamed = await patch(owner.id, '  Ada King ')
     expect(renamed.status).toBe(200)
     expect((renamed.body['data'] as User).name).toBe('Ada King')

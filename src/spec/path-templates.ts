@@ -33,7 +33,6 @@ export function decodeSegments(path: string): Segment[] {
     .map((segment) => {
       try {
         return decodeURIComponent(segment)
-        // Stryker disable next-line BlockStatement: an undefined segment is refused by the path schema just the same (400 /id)
       } catch {
         return MALFORMED
       }
@@ -60,9 +59,9 @@ export function createPathMatcher(paths: Iterable<string>): (segments: readonly 
     const template = templates.find((candidate) => matches(candidate, segments))
     if (!template) return undefined
     const params: PathMatch['params'] = {}
+    // As many segments as the template's: each parameter has its value.
     template.segments.forEach((segment, index) => {
-      const value = segments[index]
-      if (isParameter(segment) && value !== undefined) params[segment.slice(1, -1)] = value
+      if (isParameter(segment)) params[segment.slice(1, -1)] = segments[index] as Segment
     })
     return { template, params }
   }
