@@ -50,10 +50,13 @@ describe('the checked-in generated files', () => {
 })
 
 describe('the default state generated at build time', () => {
-  test('is the seed the mock starts with by default, without generating anything', async () => {
+  test('is the seed the mock starts with by default, each mock its own copy', async () => {
     expect(DEFAULT_SEED_OPTIONS).toEqual({ seed: 1, usersPerOrganization: 50 })
-    expect((await createUsersApiMock()).seed).toBe(DEFAULT_STATE)
-    expect((await createUsersApiMock({ seed: 1, users: 50 })).seed).toBe(DEFAULT_STATE)
+    for (const mock of [await createUsersApiMock(), await createUsersApiMock({ seed: 1, users: 50 })]) {
+      expect(mock.seed).toStrictEqual(DEFAULT_STATE)
+      // A copy of its own: a caller who changes mock.seed changes no other mock's.
+      expect(mock.seed).not.toBe(DEFAULT_STATE)
+    }
   })
 
   test('is byte for byte what the seed generates at runtime (seed 1, 50 users per organization)', async () => {
