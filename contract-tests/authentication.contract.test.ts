@@ -188,6 +188,54 @@ describe('suspension refuses a token without revoking it', () => {
   )
 })
 
+// §2 refuses the token of every SUSPENDED user, whatever their role: a backend that checks the status only
+// for some roles (or only where a role's rights are read) lets a suspended admin or bot in.
+describe('suspension refuses every role', () => {
+  for (const role of ['CLIENT_ADMIN', 'BOT_USER'] as const)
+    test(
+      `[core] a suspended ${role} is refused (401), then accepted again once ACTIVE`,
+      covers('§2.suspended-token', '§2.suspension-keeps-token'),
+      async (context) => {
+        needWrites(context)
+        needActor(context, 'owner')
+        const user = needDisposable(context, 'authentication')
+        await restoreAfter(context, user)
+        const promote = await send({ as: 'owner', method: 'PATCH', path: userPath(user.id), json: { role } })
+        expectStatus(promote, 200, 'An owner may change the role of a non-owner (docs/contract.md §3)')
+        const suspend = await send({
+          as: 'owner',
+          method: 'PATCH',
+          path: userPath(user.id),
+          json: { status: 'SUSPENDED' },
+        })
+        expectStatus(suspend, 200, 'An owner may suspend a user (docs/contract.md §3)')
+        for (const path of ['/api/users/me', userPath(user.id)]) {
+          const refused = await send({ as: user, path })
+          expectUnauthenticated(refused, true, `The token of a SUSPENDED ${role} is a 401 (docs/contract.md §2)`)
+        }
+        const reactivate = await send({
+          as: 'owner',
+          method: 'PATCH',
+          path: userPath(user.id),
+          json: { status: 'ACTIVE' },
+        })
+        expectStatus(reactivate, 200, 'An owner may reactivate a user (docs/contract.md §3)')
+        const accepted = await send({ as: user, path: '/api/users/me' })
+        expectStatus(
+          accepted,
+          200,
+          'Suspension does not revoke the token: once ACTIVE again, it works (docs/contract.md §2)',
+        )
+        expectRule(
+          accepted,
+          userOf(accepted).role === role,
+          'The caller is the user of the token, with the role they have now (docs/contract.md §2)',
+          `Received: role ${userOf(accepted).role}\nExpected: ${role}`,
+        )
+      },
+    )
+})
+
 // How the header is read is profile (docs/contract.md §2, after the list).
 describe.concurrent('how the Authorization header is read', () => {
   test(

@@ -108,6 +108,15 @@ const CASES: OrderCase[] = [
       expected: UNAUTHENTICATED, as: null, invalidToken, request: () => ({ method: 'PUT', path: unknownIdPath(), headers: { authorization } }) },
   ]),
 
+  // Step 1 (401) before step 5 (400): an id that cannot be an id is judged only once the caller is known.
+  ...(['GET', 'PATCH', 'DELETE'] as const).flatMap((method) =>
+    [['not validly percent-encoded', NOT_AN_ID], ['of 4,097 characters', TOO_LONG_ID]].map(([what, path]): OrderCase => ({
+      route: `${method} /api/users/{id}`, breaks: `no token, an id ${what}`, proves: ['§2.header-required'],
+      expected: UNAUTHENTICATED, as: null,
+      request: () => ({ method, path: path as string, ...(method === 'PATCH' ? { json: { name: 'Nobody' } } : {}) }),
+    })),
+  ),
+
   // Step 2 (404, 405) before step 3 (413).
   ...UNKNOWN_ROUTES.map(({ route, path }): OrderCase => ({
     route: `POST ${route}`, breaks: 'an unknown route, a body over 16 KiB', proves: ['§3.order.route-before-413'],
@@ -142,6 +151,12 @@ const CASES: OrderCase[] = [
     expected: NOT_ALLOWED, as: 'viewer', request: () => ({ method: 'PUT', path: NOT_AN_ID, json: { name: 'Nobody' } }) },
   { route: 'PATCH /api/users/{id}', breaks: 'a body over 16 KiB, an id that cannot be an id', proves: ['§3.order.examples'],
     expected: TOO_LARGE, as: 'owner', request: () => ({ method: 'PATCH', path: NOT_AN_ID, body: OVERSIZED, headers: JSON_TYPE }) },
+
+  // Step 2 (405) before step 4 (415): a method the path does not answer reads no media type.
+  { route: 'PATCH /api/users/me', breaks: 'a method the path does not answer, Content-Type text/plain', proves: ['§4.me.405'],
+    expected: NOT_ALLOWED, as: 'viewer', request: () => ({ method: 'PATCH', path: '/api/users/me', body: '{"name":"Nobody"}', headers: TEXT_TYPE }) },
+  { route: 'POST /api/users', breaks: 'a method the path does not answer, Content-Type text/plain', proves: ['§4.other.405'],
+    expected: NOT_ALLOWED, as: 'viewer', request: () => ({ method: 'POST', path: '/api/users', body: '{"name":"Nobody"}', headers: TEXT_TYPE }) },
 
   // Step 4 (415) before step 5 (400).
   { route: 'PATCH /api/users/{id}', breaks: 'Content-Type text/plain, a body that is not JSON', proves: ['§3.order.415-before-400'],

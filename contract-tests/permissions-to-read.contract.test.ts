@@ -1,8 +1,9 @@
 import { describe } from 'vitest'
 import { decidePermission } from '../src/contract/rules/permission-table.js'
-import { ACTOR_ROLES, MEMBER_NAMES, userOf } from './support/api-user.js'
+import { ACTOR_ROLES, MEMBER_NAMES, userOf, type ApiUser } from './support/api-user.js'
 import { expectProblem } from './support/expect-problem.js'
-import { readMe } from './support/read-users.js'
+import { listUsers, readMe } from './support/read-users.js'
+import { untilSteady } from './support/until-steady.js'
 import { expectRule, expectStatus, needActor, send, test } from './support/suite.js'
 import { userPath } from './support/user-paths.js'
 import { covers } from './support/covers.js'
@@ -42,6 +43,35 @@ describe.concurrent('GET /api/users: as the table says, for every role', () => {
   }
 })
 
+// A role that may list sees the list the owner sees: the whole organization, of every status (a backend
+// that lists a viewer's colleagues only when ACTIVE, or an admin's non-owners only, answers 200 too).
+describe.concurrent('GET /api/users: every role that may list sees the same users', () => {
+  for (const name of MEMBER_NAMES.filter((candidate) => candidate !== 'owner')) {
+    const { verdict } = decidePermission({ operation: 'list', caller: ACTOR_ROLES[name] })
+    if (verdict !== 'allowed') continue
+    test(
+      `[profile] the ${name} lists the users the owner lists, of every status, in the same order`,
+      covers('§3.list.allows', '§4.list.every-status', '§4.list.own-organization'),
+      async (context) => {
+        needActor(context, 'owner')
+        needActor(context, name)
+        // Other files change and delete their disposable users meanwhile: read both again until they agree.
+        const [owners, theirs] = await untilSteady(
+          () => Promise.all([listUsers('owner', { limit: 100 }), listUsers(name, { limit: 100 })]),
+          ([a, b]) => a.meta.total === b.meta.total && sameIds(a.items, b.items),
+        )
+        const rule = `A ${ACTOR_ROLES[name]} lists the users of their organization, every status, as the owner does (docs/contract.md §3, §4)`
+        expectRule(
+          theirs.exchange,
+          theirs.meta.total === owners.meta.total && sameIds(owners.items, theirs.items),
+          rule,
+          `Received: total ${theirs.meta.total}, first page [${theirs.items.map((user) => user.id).join(', ')}]\nExpected (the owner's): total ${owners.meta.total}, first page [${owners.items.map((user) => user.id).join(', ')}]`,
+        )
+      },
+    )
+  }
+})
+
 describe.concurrent('GET /api/users/{id}: as the table says, for every role and every other role', () => {
   for (const name of MEMBER_NAMES)
     test(`[profile] the ${name} may read themselves by id: 200`, covers('§3.read.allows'), async (context) => {
@@ -72,3 +102,7 @@ describe.concurrent('GET /api/users/{id}: as the table says, for every role and 
       })
     }
 })
+
+function sameIds(a: ApiUser[], b: ApiUser[]): boolean {
+  return a.length === b.length && a.every((user, index) => user.id === b[index]?.id)
+}

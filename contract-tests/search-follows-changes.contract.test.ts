@@ -44,6 +44,29 @@ describe('the list follows PATCH (docs/contract.md §4)', () => {
     },
   )
 
+  // Lower-casing is Unicode's, not ASCII's: Ä, Ö, Ø and É have one lower-case letter each, in every locale.
+  test(
+    '[profile] search ignores case beyond ASCII too: ÅNGSTRÖM finds Ångström, and ångström finds ÅNGSTRÖM',
+    covers('§4.list.search'),
+    async (context) => {
+      const user = await prepareDisposable(context, 'update')
+      const tail = randomText(8)
+      await rename(user, `Zoë Ångström${tail}`)
+      for (const search of [`ÅNGSTRÖM${tail.toUpperCase()}`, `ångström${tail}`, `ZOË ÅNGSTRÖM${tail}`]) {
+        await expectFound(context, { search }, user, true, `search "${search}" finds "Zoë Ångström${tail}"`)
+      }
+      await rename(user, `ØRSTED ÉLODIE${tail.toUpperCase()}`)
+      await expectFound(
+        context,
+        { search: `ørsted élodie${tail}` },
+        user,
+        true,
+        'search finds upper-case letters beyond ASCII',
+      )
+      await expectFound(context, { search: `Ångström${tail}` }, user, false, 'search no longer finds the old name')
+    },
+  )
+
   test(
     '[core] after a role change, the role filter lists the user under the new role only; a status change moves nobody',
     covers('§4.list.role', '§4.list.every-status', '§4.patch.attributes'),

@@ -8,7 +8,7 @@ import { expectUnauthenticated } from './support/expect-unauthenticated.js'
 import { findUser, listUsers, readUser } from './support/read-users.js'
 import { prepareDisposable } from './support/restore-user.js'
 import { sendWithoutContentType } from './support/send-without-content-type.js'
-import { expectRule, expectStatus, needActor, needWrites, send, test } from './support/suite.js'
+import { expectRule, expectStatus, needActor, needWrites, send, test, undoAfter } from './support/suite.js'
 import { userPath } from './support/user-paths.js'
 import type { SentenceId } from '../src/contract/rules/contract-sentences.js'
 import { covers } from './support/covers.js'
@@ -63,42 +63,56 @@ describe('name, role and status are the updatable attributes', () => {
 
 const ASTRAL = '\u{1D49C}' // 𝒜: one code point, two UTF-16 code units
 
-/** A label, a body, and whether each of its characters goes as one byte (bytes that are not UTF-8). */
-const BAD_BODIES: Array<[string, string, latin1?: boolean]> = [
-  ['no body', ''],
-  ['a body that is not JSON', '{"name":'],
+/** The body as a whole: the only place an issue about it can point to ("" in RFC 6901). */
+const WHOLE = ['']
+/** A body with none of the keys it needs: the whole body, or the keys it lacks. */
+const NO_KEY = ['', '/name', '/role', '/status']
+
+/**
+ * A label, a body, where its issue may point (docs/contract.md §5), and whether each of its characters
+ * goes as one byte (bytes that are not UTF-8).
+ */
+const BAD_BODIES: Array<[string, string, pointers: string[], latin1?: boolean]> = [
+  ['no body', '', WHOLE],
+  ['a body that is not JSON', '{"name":', WHOLE],
   // 0xFF is never UTF-8: a decoder that replaces it with U+FFFD would store "Ada \uFFFD".
-  ['bytes that are not UTF-8', '{"name":"Ada \xff"}', true],
-  ['a JSON array', '[{"name":"Ada"}]'],
-  ['a JSON string', '"Ada"'],
-  ['JSON null', 'null'],
-  ['an empty object', '{}'],
-  ['an unknown key beside a valid one', JSON.stringify({ name: 'Ada', email: 'ada@example.org' })],
-  ['a name that is not a string', JSON.stringify({ name: 42 })],
-  ['a null name', JSON.stringify({ name: null })],
-  ['an empty name', JSON.stringify({ name: '' })],
-  ['a name of white space only', JSON.stringify({ name: ' \t ' })],
-  ['a name of 101 characters', JSON.stringify({ name: 'a'.repeat(101) })],
-  ['a name of 101 code points outside the BMP', JSON.stringify({ name: ASTRAL.repeat(101) })],
-  ['a lowercase role', JSON.stringify({ role: 'client_admin' })],
-  ['an unknown role', JSON.stringify({ role: 'SUPERUSER' })],
-  ['status INVITED', JSON.stringify({ status: 'INVITED' })],
-  ['a lowercase status', JSON.stringify({ status: 'suspended' })],
+  ['bytes that are not UTF-8', '{"name":"Ada \xff"}', ['', '/name'], true],
+  ['a JSON array', '[{"name":"Ada"}]', WHOLE],
+  ['a JSON string', '"Ada"', WHOLE],
+  ['JSON null', 'null', WHOLE],
+  ['an empty object', '{}', NO_KEY],
+  // The key that may not be there, or the object that holds it.
+  ['an unknown key beside a valid one', JSON.stringify({ name: 'Ada', email: 'ada@example.org' }), ['/email', '']],
+  ['a name that is not a string', JSON.stringify({ name: 42 }), ['/name']],
+  ['a null name', JSON.stringify({ name: null }), ['/name']],
+  ['an empty name', JSON.stringify({ name: '' }), ['/name']],
+  ['a name of white space only', JSON.stringify({ name: ' \t ' }), ['/name']],
+  ['a name of 101 characters', JSON.stringify({ name: 'a'.repeat(101) }), ['/name']],
+  ['a name of 101 code points outside the BMP', JSON.stringify({ name: ASTRAL.repeat(101) }), ['/name']],
+  ['a lowercase role', JSON.stringify({ role: 'client_admin' }), ['/role']],
+  ['an unknown role', JSON.stringify({ role: 'SUPERUSER' }), ['/role']],
+  ['status INVITED', JSON.stringify({ status: 'INVITED' }), ['/status']],
+  ['a lowercase status', JSON.stringify({ status: 'suspended' }), ['/status']],
   // Beside a valid field: the whole body is refused, the valid part is not applied.
-  ['a valid name beside a null role', JSON.stringify({ name: 'Ada Beside', role: null })],
-  ['a valid role beside a name that is a number', JSON.stringify({ role: 'CLIENT_ADMIN', name: 7 })],
-  ['a valid name beside a status that is not a string', JSON.stringify({ name: 'Ada Beside', status: true })],
-  ['a valid status beside a null name', JSON.stringify({ status: 'SUSPENDED', name: null })],
+  ['a valid name beside a null role', JSON.stringify({ name: 'Ada Beside', role: null }), ['/role']],
+  ['a valid role beside a name that is a number', JSON.stringify({ role: 'CLIENT_ADMIN', name: 7 }), ['/name']],
+  [
+    'a valid name beside a status that is not a string',
+    JSON.stringify({ name: 'Ada Beside', status: true }),
+    ['/status'],
+  ],
+  ['a valid status beside a null name', JSON.stringify({ status: 'SUSPENDED', name: null }), ['/name']],
 ]
 
 describe('the body is validated: 400 with errors, and nothing changes', () => {
-  for (const [label, body, latin1] of BAD_BODIES) {
+  for (const [label, body, pointers, latin1] of BAD_BODIES) {
     test(`[profile] a PATCH with ${label} is a 400`, covers(...badBodySentences(label)), async (context) => {
       const user = await prepareDisposable(context, 'update')
       const before = await readUser('owner', user.id)
       const request = { as: 'owner', method: 'PATCH', path: userPath(user.id), body, headers: JSON_TYPE } as const
       const exchange = await send(latin1 ? { ...request, latin1 } : request)
       expectValidationProblem(exchange, 'body', `A PATCH with ${label} is a 400 (docs/contract.md §4)`)
+      expectBodyPointers(exchange, pointers)
       await expectUnchanged(before)
     })
   }
@@ -153,6 +167,18 @@ describe('the body is JSON: anything else is a 415', () => {
   const cases: Array<[string, (user: DisposableUser) => Promise<Exchange>]> = [
     ['Content-Type: text/plain', (user) => sendAs(user, 'text/plain')],
     ['Content-Type: application/merge-patch+json', (user) => sendAs(user, 'application/merge-patch+json')],
+    // A form that says the same thing: a backend that reads forms too would apply it.
+    [
+      'Content-Type: application/x-www-form-urlencoded',
+      (user) =>
+        send({
+          as: 'owner',
+          method: 'PATCH',
+          path: userPath(user.id),
+          body: 'name=Renamed+With+Charset',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        }),
+    ],
     [
       'no Content-Type',
       (user) => sendWithoutContentType({ as: 'owner', method: 'PATCH', path: userPath(user.id), body: RENAME_BODY }),
@@ -227,6 +253,23 @@ describe('the body is JSON: anything else is a 415', () => {
       const user = await prepareDisposable(context, 'update')
       const exchange = await sendAs(user, 'Application/JSON; Charset=UTF-8')
       expectStatus(exchange, 200, 'Media types compare case-insensitively (docs/contract.md §4)')
+      expectRule(
+        exchange,
+        userOf(exchange).name === 'Renamed With Charset',
+        'PATCH sets name (docs/contract.md §4)',
+        `Received: ${userOf(exchange).name}`,
+      )
+    },
+  )
+
+  test(
+    '[profile] a parameter without a space before it is accepted too: application/json;charset=UTF-8',
+    covers('§4.patch.media-type-case'),
+    async (context) => {
+      const user = await prepareDisposable(context, 'update')
+      // RFC 9110 §8.3.1: the white space around ";" is optional (OWS), and what most clients send.
+      const exchange = await sendAs(user, 'application/json;charset=UTF-8')
+      expectStatus(exchange, 200, 'Parameters such as charset are fine (docs/contract.md §4)')
       expectRule(
         exchange,
         userOf(exchange).name === 'Renamed With Charset',
@@ -481,6 +524,42 @@ describe('the state rule', () => {
     },
   )
 
+  // RFC 5789 §2: a PATCH that cannot be applied whole changes nothing. The INVITED user is not disposable:
+  // a backend that renames before it refuses gets its name put back (a status it changed cannot be, as in
+  // the check above; that is why both are skipped under --read-only).
+  test(
+    '[profile] a 409 changes nothing: a new name beside a status change of an INVITED user is not applied',
+    covers('§4.patch.409', '§4.patch.409-changes-nothing'),
+    async (context) => {
+      needWrites(context)
+      needActor(context, 'owner')
+      const invited = await findUser((user) => user.status === 'INVITED')
+      if (!invited) return context.skip('the organization has no INVITED user')
+      undoAfter(async () => {
+        await send({ as: 'owner', method: 'PATCH', path: userPath(invited.id), json: { name: invited.name } })
+      }, context)
+      const exchange = await send({
+        as: 'owner',
+        method: 'PATCH',
+        path: userPath(invited.id),
+        json: { name: `${[...invited.name].slice(0, 80).join('')} Renamed`, status: 'SUSPENDED' },
+      })
+      expectProblem(
+        exchange,
+        409,
+        'INVALID_TRANSITION',
+        'The status of an INVITED user cannot be changed through PATCH (docs/contract.md §4)',
+      )
+      const after = await readUser('owner', invited.id)
+      expectRule(
+        exchange,
+        after.name === invited.name && after.status === 'INVITED' && after.updatedAt === invited.updatedAt,
+        'A PATCH refused with 409 changes nothing, the valid part of its body included (RFC 5789 §2, docs/contract.md §4)',
+        `Received: ${JSON.stringify(after)}\nBefore:   ${JSON.stringify(invited)}`,
+      )
+    },
+  )
+
   // The state rule freezes status, and nothing else. The INVITED user is not disposable: the PATCH sends
   // the values they have, which a correct backend accepts and which change nothing on any backend.
   test(
@@ -517,11 +596,34 @@ const RENAME_BODY = JSON.stringify({ name: 'Renamed With Charset' })
 
 /** What a refused body proves besides the 400 itself, by what is wrong with it. */
 function badBodySentences(label: string): SentenceId[] {
-  const sentences: SentenceId[] = ['§4.patch.400', '§4.patch.body', '§5.errors', '§5.400-changes-nothing']
+  const sentences: SentenceId[] = [
+    '§4.patch.400',
+    '§4.patch.body',
+    '§5.errors',
+    '§5.errors.pointer',
+    '§5.400-changes-nothing',
+  ]
   if (label.includes('name')) sentences.push('§1.name')
   if (label.includes('unknown key')) sentences.push('§1.no-extra-request-fields')
   if (label.includes('status')) sentences.push('§4.patch.status-values')
   return sentences
+}
+
+/**
+ * The 400's issues in the body point where the problem is: at least one at a pointer of `pointers`, and
+ * none elsewhere than there or the whole body (an implementation may add an issue about the whole body).
+ */
+function expectBodyPointers(exchange: Exchange, pointers: string[]): void {
+  const errors = (exchange.response.body as { errors: Array<{ in?: unknown; path?: unknown }> }).errors
+  const inBody = errors.filter((error) => error.in === 'body').map((error) => error.path)
+  const allowed = [...pointers, '']
+  expectRule(
+    exchange,
+    inBody.some((path) => pointers.includes(path as string)) &&
+      inBody.every((path) => allowed.includes(path as string)),
+    'For body the pointer points into the body: "" is the whole body, /name a key (docs/contract.md §5)',
+    `Received: ${inBody.map((path) => JSON.stringify(path)).join(', ')}\nExpected: ${pointers.map((path) => JSON.stringify(path)).join(' or ')}`,
+  )
 }
 
 function patch(user: DisposableUser, json: Record<string, unknown>): Promise<Exchange> {

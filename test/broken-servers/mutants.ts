@@ -908,6 +908,153 @@ export const MUTANTS: Mutant[] = [
       })
     },
   },
+  // ── Faults only the checks added with the suite's third round catch (each fails one of them alone)
+  {
+    name: 'lets-suspended-admins-and-bots-in',
+    breaks: "§2 the token of a SUSPENDED user is a 401, whatever the user's role",
+    caughtBy: /suspended (CLIENT_ADMIN|BOT_USER) is refused/i,
+    apply({ state }) {
+      wrapStore(state, 'authenticate', (original, store) => (token) => {
+        const entry = store.tokens().find((candidate) => candidate.token === token)
+        const rights = entry?.user.role === 'CLIENT_ADMIN' || entry?.user.role === 'BOT_USER'
+        return rights && entry?.user.status === 'SUSPENDED' ? entry.user : original(token)
+      })
+    },
+  },
+  {
+    name: 'judges-impossible-ids-before-the-token',
+    breaks: '§3 authentication (401) comes before validation (400), an id that cannot be an id included',
+    caughtBy: /no token, an id/i,
+    apply(internals) {
+      const { state } = internals
+      rewriteRequest(internals, (request) => {
+        const id = pathOf(request).split('/')[3] ?? ''
+        const impossible = id.length > 4096 || /%(?![0-9a-f]{2})/i.test(id)
+        if (request.headers.authorization || !pathOf(request).startsWith('/api/users/') || !impossible) return request
+        // The id is judged first: with the owner's token the engine answers the 400 it deserves.
+        const owner = state.store.tokens().find(({ user }) => user.role === OWNER && user.status === 'ACTIVE')
+        return owner ? { ...request, headers: { ...request.headers, authorization: `Bearer ${owner.token}` } } : request
+      })
+    },
+  },
+  {
+    name: 'reads-forms-as-json',
+    breaks: '§4 a PATCH body that is not application/json is a 415, a form included',
+    caughtBy: /x-www-form-urlencoded/i,
+    apply(internals) {
+      rewriteRequest(internals, (request) => {
+        if (request.method !== 'PATCH' || request.headers['content-type'] !== 'application/x-www-form-urlencoded')
+          return request
+        const form = Object.fromEntries(new URLSearchParams(new TextDecoder().decode(request.body)))
+        const body = new TextEncoder().encode(JSON.stringify(form))
+        return { ...request, body, headers: { ...request.headers, 'content-type': 'application/json' } }
+      })
+    },
+  },
+  {
+    name: 'refuses-a-parameter-without-a-space',
+    breaks: '§4 parameters such as charset are fine (RFC 9110: the space before them is optional)',
+    caughtBy: /without a space/i,
+    apply(internals) {
+      rewriteRequest(internals, (request) =>
+        request.method === 'PATCH' && /;\S/.test(request.headers['content-type'] ?? '')
+          ? { ...request, headers: { ...request.headers, 'content-type': 'text/plain' } }
+          : request,
+      )
+    },
+  },
+  {
+    name: 'judges-the-media-type-before-the-method',
+    breaks: '§3 route and method (405) come before the media type (415)',
+    caughtBy: /does not answer, Content-Type text\/plain/i,
+    apply(internals) {
+      rewriteRequest(internals, (request) => {
+        const unanswered =
+          (request.method === 'PATCH' && pathOf(request) === '/api/users/me') ||
+          (request.method === 'POST' && pathOf(request) === '/api/users')
+        // Sent where PATCH reads a media type, it gets the 415 the method should have come before.
+        return unanswered && request.headers['content-type'] === 'text/plain'
+          ? { ...request, method: 'PATCH', url: '/api/users/usr_nobody' }
+          : request
+      })
+    },
+  },
+  {
+    name: 'renames-an-invited-user-before-refusing-its-status',
+    breaks: '§4 a PATCH refused with 409 changes nothing (RFC 5789 §2)',
+    caughtBy: /409 changes nothing/i,
+    apply({ state }) {
+      wrapStore(state, 'updateUser', (original, store) => (caller, id, patch) => {
+        const user = findAnywhere(store, id)
+        if (user?.status === 'INVITED' && patch.status !== undefined && patch.name !== undefined) {
+          original(caller, id, { name: patch.name })
+        }
+        return original(caller, id, patch)
+      })
+    },
+  },
+  {
+    name: 'lists-only-active-users-to-viewers',
+    breaks: '§4 the list holds users of every status, for every role that may list',
+    caughtBy: /lists the users the owner lists/i,
+    apply({ state }) {
+      wrapStore(state, 'listUsers', (original) => (caller, query) => {
+        if (caller.role !== 'CLIENT_VIEWER') return original(caller, query)
+        const everyone = original(caller, { ...query, page: 1, limit: 100 })
+        const data = everyone.data.filter((user) => user.status === 'ACTIVE')
+        return {
+          data: data.slice((query.page - 1) * query.limit, query.page * query.limit),
+          meta: {
+            ...everyone.meta,
+            page: query.page,
+            limit: query.limit,
+            total: data.length,
+            totalPages: Math.ceil(data.length / query.limit),
+          },
+        }
+      })
+    },
+  },
+  {
+    name: 'points-role-and-status-issues-at-the-name',
+    breaks: '§5 an issue in the body points at the key it is about',
+    caughtBy: /the pointer points into the body/i,
+    apply(internals) {
+      rewriteJson(internals, (body) => {
+        if (!Array.isArray(body.errors)) return body
+        const errors = (body.errors as Array<{ path: string }>).map((error) =>
+          error.path === '/role' || error.path === '/status' ? { ...error, path: '/name' } : error,
+        )
+        return { ...body, errors }
+      })
+    },
+  },
+  {
+    name: 'lower-cases-ascii-only',
+    breaks: '§4 search ignores case: both sides lower-cased, beyond ASCII too',
+    caughtBy: /beyond ASCII/i,
+    apply({ state }) {
+      // What SQL's LOWER() does under a C collation: A–Z only.
+      const lower = (text: string): string => text.replace(/[A-Z]/g, (letter) => letter.toLowerCase())
+      wrapStore(state, 'listUsers', (original) => (caller, query) => {
+        const { search, ...unfiltered } = query
+        if (!search) return original(caller, query)
+        const term = lower(search)
+        const everyone = original(caller, { ...unfiltered, page: 1, limit: 100 })
+        const data = everyone.data.filter((user) => lower(user.name).includes(term) || lower(user.email).includes(term))
+        return {
+          data: data.slice((query.page - 1) * query.limit, query.page * query.limit),
+          meta: {
+            ...everyone.meta,
+            page: query.page,
+            limit: query.limit,
+            total: data.length,
+            totalPages: Math.ceil(data.length / query.limit),
+          },
+        }
+      })
+    },
+  },
 ]
 
 /** The user id of a request to /api/users/{id}, decoded; '' when there is none or it cannot be decoded. */

@@ -125,6 +125,7 @@ export const CONTRACT_SENTENCES = [
   { id: '§4.patch.400', text: 'PATCH is 400 when there is no body, or its bytes are not UTF-8, or they are not JSON, or the JSON is not an object, or the object is empty, has an unknown key, or a key of the wrong type or value (null included).' },
   { id: '§4.patch.name-no-op', text: 'A name that equals the stored one once the white space around it is removed changes nothing.' },
   { id: '§4.patch.409', text: 'State rule, 409 INVALID_TRANSITION: PATCH never changes the status of an INVITED user.' },
+  { id: '§4.patch.409-changes-nothing', text: 'A PATCH answered 409 changed nothing, the valid part of its body included: a patch is applied whole or not at all (RFC 5789 §2).' },
   { id: '§4.patch.active-suspended', text: 'ACTIVE and SUSPENDED may turn into each other freely.' },
   { id: '§4.patch.same-value', text: 'Setting a field to the value it already has is allowed, and changes nothing: updatedAt keeps its value.' },
   { id: '§4.patch.answer', text: 'PATCH: 200 { data: User }, the user as they are after the change.' },
