@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { execa } from 'execa'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
-import { formatBanner } from '../src/cli/mock-banner.js'
+import { formatBanner, type BannerState } from '../src/cli/mock-banner.js'
 import { MOCK_USAGE, parseMockArgs } from '../src/cli/parse-mock-args.js'
 import type { MockState } from '../src/domain/mock-state.js'
 import { buildCliOnce, killRunningClis, startCli } from './support/cli-mock-process.js'
@@ -71,6 +71,13 @@ function stateWithOwnerToken(token: string): MockState {
   }
 }
 
+function bannerStateOf(state: MockState): BannerState {
+  const tokenHolders = state.users.flatMap(({ token, role, status }) =>
+    token === undefined ? [] : [{ token, role, status }],
+  )
+  return { organizations: state.organizations.length, users: state.users.length, tokenHolders }
+}
+
 describe('the banner, given a state with hostile tokens', () => {
   test.each(HOSTILE_TOKENS)(
     '%j: no control character reaches the terminal, and pasting Try: runs curl alone',
@@ -78,7 +85,7 @@ describe('the banner, given a state with hostile tokens', () => {
       const banner = formatBanner({
         url: 'http://127.0.0.1:4010',
         options: parseMockArgs([]),
-        current: stateWithOwnerToken(token),
+        current: bannerStateOf(stateWithOwnerToken(token)),
         loadedStateFile: true,
         webhookSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
       })

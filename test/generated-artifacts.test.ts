@@ -5,7 +5,7 @@ import { renderArtifacts } from '../scripts/generate-artifacts.js'
 import { createUsersApiMock } from '../src/mock-instance/create-users-api-mock.js'
 import { DEFAULT_SEED_OPTIONS } from '../src/seed/default-seed-options.js'
 import { generateState } from '../src/seed/generate-state.js'
-import { DEFAULT_FIXTURES, DEFAULT_STATE } from '../src/seed/generated/default-state.js'
+import { DEFAULT_FIXTURES, DEFAULT_STATE_JSON } from '../src/seed/generated/default-state.js'
 import { compileOperations } from '../src/spec/compile-operations.js'
 import { DEFAULT_OPERATIONS, validateDefaultState } from '../src/spec/default-operations.js'
 import { loadSpec } from '../src/spec/load-spec.js'
@@ -52,21 +52,21 @@ describe('the checked-in generated files', () => {
 describe('the default state generated at build time', () => {
   test('is the seed the mock starts with by default, each mock its own copy', async () => {
     expect(DEFAULT_SEED_OPTIONS).toEqual({ seed: 1, usersPerOrganization: 50 })
-    for (const mock of [await createUsersApiMock(), await createUsersApiMock({ seed: 1, users: 50 })]) {
-      expect(mock.seed).toStrictEqual(DEFAULT_STATE)
-      // A copy of its own: a caller who changes mock.seed changes no other mock's.
-      expect(mock.seed).not.toBe(DEFAULT_STATE)
-    }
+    const mocks = [await createUsersApiMock(), await createUsersApiMock({ seed: 1, users: 50 })]
+    for (const mock of mocks) expect(mock.seed).toStrictEqual(JSON.parse(DEFAULT_STATE_JSON))
+    // A copy of its own: a caller who changes mock.seed changes no other mock's.
+    expect(mocks[0]?.seed).not.toBe(mocks[1]?.seed)
+    mocks[0]?.seed.users.pop()
+    expect(mocks[1]?.seed).toStrictEqual(JSON.parse(DEFAULT_STATE_JSON))
   })
 
   test('is byte for byte what the seed generates at runtime (seed 1, 50 users per organization)', async () => {
-    const prebuilt = JSON.stringify(DEFAULT_STATE)
+    const prebuilt = DEFAULT_STATE_JSON
     const generated = JSON.stringify(generateState({ fixtures: DEFAULT_FIXTURES, seed: 1, usersPerOrganization: 50 }))
     expect(generated === prebuilt, firstDifference(prebuilt, generated)).toBe(true)
 
     // The mock's own runtime path: fixtures given, so the prebuilt state is not taken.
     const mock = await createUsersApiMock({ fixtures: DEFAULT_FIXTURES, seed: 1, users: 50 })
-    expect(mock.seed).not.toBe(DEFAULT_STATE)
     expect(JSON.stringify(mock.seed) === prebuilt, 'createUsersApiMock({ fixtures }) seeds the same state').toBe(true)
   })
 })

@@ -24,7 +24,13 @@ export async function runMockCommand(args: string[]): Promise<number | undefined
       formatBanner({
         url: serverUrl(app),
         options,
-        current: state.store.exportState(),
+        current: {
+          organizations: state.store.organizations().length,
+          users: state.store.userCount,
+          tokenHolders: state.store
+            .tokenHolders()
+            .map(({ token, user: { role, status } }) => ({ token, role, status })),
+        },
         loadedStateFile,
         webhookSecret: mock.webhooks.secret,
       }),

@@ -141,6 +141,11 @@ export class UserStore {
     })
   }
 
+  /** How many users it holds, every organization together. */
+  get userCount(): number {
+    return this.users.size
+  }
+
   organizations(): Organization[] {
     return [...this.tenants.values()].map((tenant) => tenant.organization)
   }

@@ -1,11 +1,5 @@
-import {
-  Agent as HttpAgent,
-  createServer,
-  request as httpRequest,
-  type ClientRequest,
-  type IncomingMessage,
-  type ServerResponse,
-} from 'node:http'
+import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http'
+import { Agent as HttpAgent, createServer, request as httpRequest } from '../http/node-http.js'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { hasNoContentByHttp } from '../http/bodiless-answers.js'

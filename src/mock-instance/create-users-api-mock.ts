@@ -4,7 +4,7 @@ import type { EngineRequest, EngineResponse } from '../engine/engine-request.js'
 import { createEngine, type Engine } from '../engine/handle-request.js'
 import type { SimulatedConditions } from '../engine/simulated-conditions.js'
 import { DEFAULT_SEED_OPTIONS } from '../seed/default-seed-options.js'
-import { DEFAULT_FIXTURES, DEFAULT_STATE } from '../seed/generated/default-state.js'
+import { DEFAULT_FIXTURES, DEFAULT_STATE_JSON } from '../seed/generated/default-state.js'
 import { DEFAULT_OPERATIONS, validateDefaultState } from '../spec/default-operations.js'
 import type { RoutedOperation, Validator } from '../spec/operation-table.js'
 import { cacheAnswers } from './answer-cache.js'
@@ -135,7 +135,7 @@ async function seedState(options: UsersApiMockOptions, parse: (input: unknown) =
     usersPerOrganization === DEFAULT_SEED_OPTIONS.usersPerOrganization &&
     options.spec === undefined
   // A copy: `mock.seed` is the caller's to read (and to change, by mistake) without touching other mocks'.
-  if (isDefault) return structuredClone(DEFAULT_STATE)
+  if (isDefault) return JSON.parse(DEFAULT_STATE_JSON) as MockState
   const fixtures = parse(options.fixtures ?? DEFAULT_FIXTURES)
   // Loaded only here: faker is most of a bundle, and the default seed never needs it.
   const { generateState } = await import('../seed/generate-state.js')

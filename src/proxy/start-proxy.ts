@@ -1,4 +1,5 @@
-import { createServer, type Server } from 'node:http'
+import type { Server } from 'node:http'
+import { createServer } from '../http/node-http.js'
 import type { AddressInfo, Socket } from 'node:net'
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../contract/client/response-limits.js'
 import { loadSpec, type LoadedSpec } from '../spec/load-spec.js'

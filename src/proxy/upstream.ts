@@ -1,4 +1,5 @@
-import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type RequestOptions } from 'node:http'
+import type { ClientRequest, RequestOptions } from 'node:http'
+import { Agent as HttpAgent, request as httpRequest } from '../http/node-http.js'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 
 /**

@@ -1,5 +1,6 @@
 import { lookup, type LookupAddress, type LookupOptions } from 'node:dns'
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http'
+import type { IncomingMessage } from 'node:http'
+import { Agent as HttpAgent, request as httpRequest } from '../http/node-http.js'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import { isIP, type LookupFunction, type Socket } from 'node:net'
 import { AppError } from '../errors.js'
