@@ -3,7 +3,18 @@ import { ACTOR_ROLES, MEMBER_NAMES, userOf } from './support/api-user.js'
 import { expectUnauthenticated } from './support/expect-unauthenticated.js'
 import { readMe } from './support/read-users.js'
 import { restoreAfter } from './support/restore-user.js'
-import { expectRule, expectStatus, needActor, needDisposable, needWrites, send, suite, test } from './support/suite.js'
+import {
+  expectRule,
+  expectStatus,
+  needActor,
+  needDisposable,
+  needWrites,
+  send,
+  skipByChoice,
+  suite,
+  test,
+} from './support/suite.js'
+import { INACTIVE_DESCRIPTIONS } from '../src/target/target-format.js'
 import { unknownUserId, userPath } from './support/user-paths.js'
 import { covers } from './support/covers.js'
 
@@ -186,6 +197,32 @@ describe('suspension refuses a token without revoking it', () => {
       )
     },
   )
+})
+
+// The target's inactive users (optional): their tokens are refused as they are, nothing written. An INVITED
+// user's token is the only way to see §2's rule for them: the users API cannot make a user INVITED.
+describe.concurrent('the tokens of users who may not act', () => {
+  for (const [name, status] of [
+    ['invited', 'INVITED'],
+    ['suspended', 'SUSPENDED'],
+  ] as const)
+    test(
+      `[core] the token of an ${status} user the target names is a 401 with error="invalid_token"`,
+      covers(name === 'invited' ? '§2.invited-token' : '§2.suspended-token', '§2.invalid-token'),
+      async (context) => {
+        const holder = suite.target.inactive?.[name]
+        if (!holder) {
+          return skipByChoice(
+            context,
+            `the target names no inactive.${name} (${INACTIVE_DESCRIPTIONS[name]}): optional`,
+          )
+        }
+        for (const path of ['/api/users/me', '/api/users']) {
+          const exchange = await send({ as: holder, path })
+          expectUnauthenticated(exchange, true, `The token of an ${status} user is a 401 (docs/contract.md §2)`)
+        }
+      },
+    )
 })
 
 // §2 refuses the token of every SUSPENDED user, whatever their role: a backend that checks the status only

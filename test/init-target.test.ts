@@ -27,13 +27,21 @@ test('init-target writes every field to fill in; verify refuses it, naming the f
   expect(written.exitCode).toBe(0)
   expect(written.stdout).toContain(`users-api-kit verify --target ${file}`)
   const template = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>
-  expect(Object.keys(template)).toEqual(['$schema', '$comment', 'baseUrl', 'actors', 'disposable', 'webhooks'])
+  expect(Object.keys(template)).toEqual([
+    '$schema',
+    '$comment',
+    'baseUrl',
+    'actors',
+    'inactive',
+    'disposable',
+    'webhooks',
+  ])
   const refused = await runCli(['verify', '--target', file])
   expect(refused.exitCode).toBe(2)
   expect(refused.stderr).toContain('Fill in /baseUrl')
 })
 
-test('filled in (an actor deleted), the template is a valid target', async () => {
+test('filled in (an actor and an inactive user deleted), the template is a valid target', async () => {
   const file = join(directory, 'filled.target.json')
   await runCli(['init-target', file])
   const filled = (await readFile(file, 'utf8')).replace(
@@ -43,13 +51,16 @@ test('filled in (an actor deleted), the template is a valid target', async () =>
   const document = JSON.parse(filled) as {
     baseUrl: string
     actors: Record<string, unknown>
+    inactive: Record<string, unknown>
     webhooks: { secret: string }
   }
   document.baseUrl = 'https://staging.example.com'
   document.webhooks.secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
   delete document.actors['bot']
+  delete document.inactive['invited']
   const target = parseTarget(document)
   expect(Object.keys(target.actors).sort()).toEqual(['admin', 'outsider', 'owner', 'viewer'])
+  expect(Object.keys(target.inactive ?? {})).toEqual(['suspended'])
   expect(target.disposable).toHaveLength(DISPOSABLE_USERS_NEEDED)
   expect(target.webhooks).toEqual({ listen: '0.0.0.0:9999', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' })
 })

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { ACTOR_NAMES, parseTarget, readTargetFile, TARGET_SCHEMA_PATH } from '../src/contract/target/target.js'
 import { AppError } from '../src/errors.js'
-import { ACTOR_DESCRIPTIONS } from '../src/target/target-format.js'
+import { ACTOR_DESCRIPTIONS, INACTIVE_DESCRIPTIONS } from '../src/target/target-format.js'
 
 const VALID_TARGET = {
   $schema: '../schemas/target.schema.json',
@@ -163,6 +163,19 @@ describe('schemas/target.schema.json', () => {
     for (const name of ACTOR_NAMES) {
       const words = ACTOR_DESCRIPTIONS[name]
       expect(actors[name]?.description).toBe(`${words.charAt(0).toUpperCase()}${words.slice(1)}.`)
+    }
+  })
+
+  test("lists the inactive users' tokens, optional, described in the kit's words", async () => {
+    const schema = JSON.parse(await readFile(TARGET_SCHEMA_PATH, 'utf8')) as {
+      required: string[]
+      properties: { inactive: { properties: Record<string, { description: string }> } }
+    }
+    expect(schema.required).not.toContain('inactive')
+    const inactive = schema.properties.inactive.properties
+    expect(Object.keys(inactive)).toEqual(Object.keys(INACTIVE_DESCRIPTIONS))
+    for (const [name, words] of Object.entries(INACTIVE_DESCRIPTIONS)) {
+      expect(inactive[name]?.description).toBe(`${words.charAt(0).toUpperCase()}${words.slice(1)}.`)
     }
   })
 })

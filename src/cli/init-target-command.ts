@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises'
 import { dirname, relative } from 'node:path'
 import { parseArgs } from 'node:util'
 import { DISPOSABLE_USERS_NEEDED } from '../target/disposable-slots.js'
-import { ACTOR_DESCRIPTIONS, ACTOR_NAMES } from '../target/target-format.js'
+import { ACTOR_DESCRIPTIONS, ACTOR_NAMES, INACTIVE_DESCRIPTIONS } from '../target/target-format.js'
 import { PLACEHOLDER, TARGET_SCHEMA_PATH } from '../contract/target/target.js'
 import { readCommandArgs } from './read-command-args.js'
 
@@ -50,9 +50,10 @@ function targetTemplate(file: string): Record<string, unknown> {
   const actor = (who: string) => ({ token: `${PLACEHOLDER}: the Bearer token of ${who}` })
   return {
     $schema: schema.startsWith('.') ? schema : `./${schema}`,
-    $comment: `A users-api-kit target: replace every ${PLACEHOLDER} value. Actors you lack can be deleted (their checks are skipped, saying so). The suite changes and deletes the disposable users: give fresh ones every run.`,
+    $comment: `A users-api-kit target: replace every ${PLACEHOLDER} value. Actors and inactive users you lack can be deleted (their checks are skipped, saying so). The suite changes and deletes the disposable users: give fresh ones every run.`,
     baseUrl: `${PLACEHOLDER}: your users API's base URL, without /api (e.g. https://staging.example.com)`,
     actors: Object.fromEntries(ACTOR_NAMES.map((name) => [name, actor(ACTOR_DESCRIPTIONS[name])])),
+    inactive: Object.fromEntries(Object.entries(INACTIVE_DESCRIPTIONS).map(([name, who]) => [name, actor(who)])),
     disposable: Array.from({ length: DISPOSABLE_USERS_NEEDED }, (_, index) => ({
       id: `${PLACEHOLDER}: the id of disposable user ${index + 1}, an ACTIVE CLIENT_VIEWER of the owner's organization`,
       token: `${PLACEHOLDER}: the Bearer token of disposable user ${index + 1}`,

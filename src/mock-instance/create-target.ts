@@ -23,8 +23,8 @@ const DISPOSABLE_EMAIL_DOMAIN = '@contract.example'
 
 /**
  * A target for this mock: the first organization with an active owner, one active user of each role
- * there, an active user of another organization, and `count` fresh CLIENT_VIEWERs the suite may change
- * and delete, created for the purpose.
+ * there, an active user of another organization, an INVITED and a SUSPENDED user of the first where it
+ * has them, and `count` fresh CLIENT_VIEWERs the suite may change and delete, created for the purpose.
  */
 export function createTarget(
   store: UserStore,
@@ -52,10 +52,19 @@ export function createTarget(
   }
   const outsider = entries.find(({ user }) => user.organizationId !== home)
   if (outsider) actors.outsider = { token: outsider.token }
+  const inactive: NonNullable<MockTarget['inactive']> = {}
+  for (const [name, status] of [
+    ['invited', 'INVITED'],
+    ['suspended', 'SUSPENDED'],
+  ] as const) {
+    const entry = holders.find(({ user }) => user.organizationId === home && user.status === status)
+    if (entry) inactive[name] = { token: entry.token }
+  }
   const disposable = Array.from({ length: count }, () => addDisposableUser(store, home, now))
   return {
     baseUrl,
     actors,
+    ...(Object.keys(inactive).length > 0 ? { inactive } : {}),
     disposable,
     // The mock delivers within milliseconds and retries first after 500 ms by default: a check that
     // waits for a missing event or retry need not wait as long as for a real backend.

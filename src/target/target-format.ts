@@ -20,6 +20,21 @@ export interface DisposableUser {
 }
 
 /**
+ * Tokens a backend must refuse although their users exist (docs/contract.md §2): an INVITED user's, for a
+ * backend that issues one before the invitation is accepted, and a SUSPENDED user's. Read-only checks.
+ */
+export interface InactiveUsers {
+  invited?: Actor
+  suspended?: Actor
+}
+
+/** Who each inactive user is, in the words the kit tells people (the target schema's descriptions too). */
+export const INACTIVE_DESCRIPTIONS: Record<keyof InactiveUsers, string> = {
+  invited: "an INVITED user of the owner's organization",
+  suspended: "a SUSPENDED user of the owner's organization",
+}
+
+/**
  * What the contract suite tests: a users API and tokens of its users. owner, admin, viewer and bot are
  * ACTIVE users of one organization; outsider an ACTIVE user of another. A missing actor skips the checks
  * that need it.
@@ -28,6 +43,8 @@ export interface Target {
   /** http(s), without a trailing slash: the suite appends `/api/users`. */
   baseUrl: string
   actors: Partial<Record<ActorName, Actor>>
+  /** Optional: without one, the check of its refusal is skipped as the target's choice. */
+  inactive?: InactiveUsers
   disposable: DisposableUser[]
   /** The suite's webhook receiver; `false`: the backend sends none (a choice); absent: none configured. */
   webhooks?: WebhookReceiverSettings | false

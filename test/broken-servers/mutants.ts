@@ -922,6 +922,17 @@ export const MUTANTS: Mutant[] = [
     },
   },
   {
+    name: 'lets-invited-users-in',
+    breaks: '§2 the token of an INVITED user is a 401',
+    caughtBy: /token of an INVITED user/i,
+    apply({ state }) {
+      wrapStore(state, 'authenticate', (original, store) => (token) => {
+        const entry = store.tokens().find((candidate) => candidate.token === token)
+        return entry?.user.status === 'INVITED' ? entry.user : original(token)
+      })
+    },
+  },
+  {
     name: 'judges-impossible-ids-before-the-token',
     breaks: '§3 authentication (401) comes before validation (400), an id that cannot be an id included',
     caughtBy: /no token, an id/i,

@@ -362,6 +362,7 @@ class Seeded:
     store: Store
     actors: dict  # owner/admin/viewer/bot/outsider -> token
     disposable: list  # [{id, token}]
+    inactive: dict  # invited/suspended -> token: users of A whose tokens are refused
 
 
 def seed(opts: Options, disposable: int, seed_value: int) -> Seeded:
@@ -402,6 +403,7 @@ def seed(opts: Options, disposable: int, seed_value: int) -> Seeded:
         return created_ms + extra
 
     actors: dict = {}
+    inactive: dict = {}
     index = 0
     for org, rows in ((ORG_A, SEED_A), (ORG_B, SEED_B)):
         for position, (name, email, role, status) in enumerate(rows):
@@ -425,6 +427,8 @@ def seed(opts: Options, disposable: int, seed_value: int) -> Seeded:
                 actors[{0: "owner", 2: "admin", 3: "viewer", 4: "bot"}[position]] = token
             if org == ORG_B and position == 0:
                 actors["outsider"] = token
+            if org == ORG_A and status != "ACTIVE":
+                inactive.setdefault(status.lower(), token)
             index += 1
 
     disposables = []
@@ -447,7 +451,7 @@ def seed(opts: Options, disposable: int, seed_value: int) -> Seeded:
         )
         store.add(user)
         disposables.append({"id": user.id, "token": token})
-    return Seeded(store, actors, disposables)
+    return Seeded(store, actors, disposables, inactive)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -1373,6 +1377,7 @@ def main(argv=None) -> int:
             "$comment": "Written by test/second-implementation/users_api.py; the disposable users are fresh at each start.",
             "baseUrl": base_url,
             "actors": {name: {"token": token} for name, token in seeded.actors.items()},
+            "inactive": {name: {"token": token} for name, token in seeded.inactive.items()},
             "disposable": seeded.disposable,
         }
         if args.webhook_receiver:

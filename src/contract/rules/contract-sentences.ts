@@ -49,7 +49,7 @@ export const CONTRACT_SENTENCES = [
   { id: '§2.challenge-parameters', text: 'The Bearer challenge may carry parameters of RFC 6750 besides error, such as realm.', open: 'Any auth-params of RFC 6750. The mock: none but error; the second implementation: realm="users" (--realm no leaves it out).' },
   { id: '§2.invalid-token', text: '[core] WWW-Authenticate adds error="invalid_token" when, and only when, a non-empty Bearer token was sent and refused.' },
   { id: '§2.suspended-token', text: '[core] The token of a SUSPENDED user counts as invalid: 401.' },
-  { id: '§2.invited-token', text: '[core] The token of an INVITED user counts as invalid: 401.', reason: 'A target names no INVITED user with a token, and the users API cannot make one (users are created INVITED outside it).' },
+  { id: '§2.invited-token', text: '[core] The token of an INVITED user counts as invalid: 401.' },
   { id: '§2.suspension-keeps-token', text: '[core] Suspending a user does not revoke their token: when the user is ACTIVE again, the same token is accepted again.' },
   { id: '§2.deleted-token', text: '[core] Deleting a user takes their access away immediately: from then on their token gets 401.' },
   { id: '§2.scheme-case', text: 'The scheme name matches case-insensitively (bearer is Bearer).' },

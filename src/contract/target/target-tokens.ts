@@ -1,14 +1,15 @@
 import type { Target } from './target.js'
 
 /**
- * Every secret of a target, its actors' and its disposable users' tokens and its webhook secret: what reports mask wherever a server
+ * Every secret of a target, its actors', inactive users' and disposable users' tokens and its webhook secret: what reports mask wherever a server
  * may have echoed one (redact-secrets.ts).
  *
  * @example
  * listTargetTokens({ baseUrl, actors: { owner: { token: 'owner-token' } }, disposable: [] }) // ['owner-token']
  */
 export function listTargetTokens(target: Target): string[] {
-  const tokens = [...Object.values(target.actors), ...target.disposable].map((holder) => holder?.token ?? '')
+  const holders = [...Object.values(target.actors), ...Object.values(target.inactive ?? {}), ...target.disposable]
+  const tokens = holders.map((holder) => holder?.token ?? '')
   // The webhook receiver's secret is masked like a token: it signs what the receiver trusts.
   if (!target.webhooks) return tokens
   const { secret, controlToken } = target.webhooks

@@ -11,6 +11,7 @@ export {
   ACTOR_NAMES,
   type ActorName,
   type DisposableUser,
+  type InactiveUsers,
   type Target,
   type WebhookReceiverSettings,
 } from '../../target/target-format.js'
@@ -33,7 +34,7 @@ export function parseTarget(input: unknown): Target {
   if (placeholder !== undefined) {
     throw new AppError(
       'VALIDATION_FAILED',
-      `Fill in ${placeholder}: it still holds the placeholder of users-api-kit init-target${placeholder.startsWith('/actors/') ? ' (or delete the actor: its checks are then skipped, saying so)' : ''}.`,
+      `Fill in ${placeholder}: it still holds the placeholder of users-api-kit init-target${placeholder.startsWith('/actors/') ? ' (or delete the actor: its checks are then skipped, saying so)' : placeholder.startsWith('/inactive/') ? ' (or delete it: its check is then skipped as your choice)' : ''}.`,
       { errors: [{ in: 'body', path: placeholder, message: 'is a placeholder' }] },
     )
   }
@@ -48,6 +49,7 @@ export function parseTarget(input: unknown): Target {
   return {
     baseUrl: document.baseUrl.replace(/\/+$/, ''),
     actors: structuredClone(document.actors ?? {}),
+    ...(document.inactive === undefined ? {} : { inactive: structuredClone(document.inactive) }),
     disposable: structuredClone(document.disposable ?? []),
     ...(document.webhooks === undefined ? {} : { webhooks: structuredClone(document.webhooks) }),
   }
