@@ -200,14 +200,16 @@ describe('suspension refuses a token without revoking it', () => {
 })
 
 // The target's inactive users (optional): their tokens are refused as they are, nothing written. An INVITED
-// user's token is the only way to see §2's rule for them: the users API cannot make a user INVITED.
+// user's token is the only way to see §2's rule for them: the users API cannot make a user INVITED. A target
+// file outlives its users' changes (an invitation accepted, a user reactivated): a token that answers /me as an
+// ACTIVE user is the target's lack, not the backend's fault.
 describe.concurrent('the tokens of users who may not act', () => {
-  for (const [name, status] of [
-    ['invited', 'INVITED'],
-    ['suspended', 'SUSPENDED'],
+  for (const [name, status, article] of [
+    ['invited', 'INVITED', 'an'],
+    ['suspended', 'SUSPENDED', 'a'],
   ] as const)
     test(
-      `[core] the token of an ${status} user the target names is a 401 with error="invalid_token"`,
+      `[core] the token of ${article} ${status} user the target names is a 401 with error="invalid_token"`,
       covers(name === 'invited' ? '§2.invited-token' : '§2.suspended-token', '§2.invalid-token'),
       async (context) => {
         const holder = suite.target.inactive?.[name]
@@ -217,10 +219,15 @@ describe.concurrent('the tokens of users who may not act', () => {
             `the target names no inactive.${name} (${INACTIVE_DESCRIPTIONS[name]}): optional`,
           )
         }
-        for (const path of ['/api/users/me', '/api/users']) {
-          const exchange = await send({ as: holder, path })
-          expectUnauthenticated(exchange, true, `The token of an ${status} user is a 401 (docs/contract.md §2)`)
+        const rule = `The token of ${article} ${status} user is a 401 (docs/contract.md §2)`
+        const me = await send({ as: holder, path: '/api/users/me' })
+        if (me.response.status === 200 && userOf(me).status === 'ACTIVE') {
+          return context.skip(
+            `the target's inactive.${name} is the token of a user who is ACTIVE now: give the token of ${INACTIVE_DESCRIPTIONS[name]}`,
+          )
         }
+        expectUnauthenticated(me, true, rule)
+        expectUnauthenticated(await send({ as: holder, path: '/api/users' }), true, rule)
       },
     )
 })

@@ -23,6 +23,8 @@ import type { SentenceId } from '../src/contract/rules/contract-sentences.js'
 const OVERSIZED = bodyOfSize(BODY_LIMIT + 1)
 const JSON_TYPE = { 'content-type': 'application/json' }
 const TEXT_TYPE = { 'content-type': 'text/plain' }
+/** A body no backend may apply: a name of 101 characters (docs/contract.md §1). */
+const TOO_LONG_NAME = JSON.stringify({ name: 'n'.repeat(101) })
 /** An id that cannot be an id: not validly percent-encoded (docs/contract.md §3). */
 const NOT_AN_ID = '/api/users/%zz'
 /** One too long: 4,097 characters (the request line stays far under the 16 KiB parsers accept). */
@@ -152,11 +154,12 @@ const CASES: OrderCase[] = [
   { route: 'PATCH /api/users/{id}', breaks: 'a body over 16 KiB, an id that cannot be an id', proves: ['§3.order.examples'],
     expected: TOO_LARGE, as: 'owner', request: () => ({ method: 'PATCH', path: NOT_AN_ID, body: OVERSIZED, headers: JSON_TYPE }) },
 
-  // Step 2 (405) before step 4 (415): a method the path does not answer reads no media type.
+  // Step 2 (405) before step 4 (415): a method the path does not answer reads no media type. The body's name is
+  // far too long, so that even a backend that read it as JSON and took PATCH on /me could store nothing.
   { route: 'PATCH /api/users/me', breaks: 'a method the path does not answer, Content-Type text/plain', proves: ['§4.me.405'],
-    expected: NOT_ALLOWED, as: 'viewer', request: () => ({ method: 'PATCH', path: '/api/users/me', body: '{"name":"Nobody"}', headers: TEXT_TYPE }) },
+    expected: NOT_ALLOWED, as: 'viewer', request: () => ({ method: 'PATCH', path: '/api/users/me', body: TOO_LONG_NAME, headers: TEXT_TYPE }) },
   { route: 'POST /api/users', breaks: 'a method the path does not answer, Content-Type text/plain', proves: ['§4.other.405'],
-    expected: NOT_ALLOWED, as: 'viewer', request: () => ({ method: 'POST', path: '/api/users', body: '{"name":"Nobody"}', headers: TEXT_TYPE }) },
+    expected: NOT_ALLOWED, as: 'viewer', request: () => ({ method: 'POST', path: '/api/users', body: TOO_LONG_NAME, headers: TEXT_TYPE }) },
 
   // Step 4 (415) before step 5 (400).
   { route: 'PATCH /api/users/{id}', breaks: 'Content-Type text/plain, a body that is not JSON', proves: ['§3.order.415-before-400'],
