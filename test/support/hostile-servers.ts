@@ -15,7 +15,7 @@ export interface HostileServer {
   close(): Promise<void>
 }
 
-/** A target for a server with every actor and as many disposable users as `gate` needs: no check lacks a token. */
+/** A target for a server with every actor, both inactive users and as many disposable users as `gate` needs: no check lacks a token. */
 export function targetFor(baseUrl: string): MockTarget {
   const actors = { owner: 'owner-token', admin: 'admin-token', viewer: 'viewer-token', bot: 'bot-token' }
   return {
@@ -24,6 +24,7 @@ export function targetFor(baseUrl: string): MockTarget {
       ...Object.fromEntries(Object.entries(actors).map(([name, token]) => [name, { token }])),
       outsider: { token: 'globex-admin-token' },
     },
+    inactive: { invited: { token: 'invited-token' }, suspended: { token: 'suspended-token' } },
     disposable: Array.from({ length: gateDisposableUsers(false) }, (_, index) => ({
       id: `usr_disposable${index}`,
       token: `disposable-${index}`,
@@ -35,7 +36,8 @@ export function targetFor(baseUrl: string): MockTarget {
 
 /** Every token of a target: what must never appear in a report unless --show-secrets. */
 export function tokensOf(target: MockTarget): string[] {
-  return [...Object.values(target.actors), ...target.disposable].map((holder) => holder?.token ?? '')
+  const holders = [...Object.values(target.actors), ...Object.values(target.inactive ?? {}), ...target.disposable]
+  return holders.map((holder) => holder?.token ?? '')
 }
 
 /**
