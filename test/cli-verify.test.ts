@@ -421,6 +421,41 @@ describe('users-api-kit verify against a mock', () => {
   )
 })
 
+describe("users-api-kit verify: the target's inactive users", () => {
+  test(
+    'without them, their checks are skipped by choice (strict passes); an inactive token whose user is ACTIVE now is a lack, not a failure',
+    async () => {
+      const server = await startServer()
+      try {
+        // With a check that runs: a run where no check ran is exit 2, whatever the reasons.
+        const grep = ['--grep', 'user the target names is a 401|an unknown token is a 401 with']
+        const without: MockTarget = structuredClone(server.target)
+        delete without.inactive
+        const chosen = await verify(['--target', await writeTemp('json', JSON.stringify(without)), '--strict', ...grep])
+        expect(chosen.exitCode, chosen.all).toBe(0)
+        expect(chosen.stdout).toMatch(/1 checks passed, 0 failed, \d+ skipped/)
+        expect(chosen.stdout).toContain('by choice: the target names no inactive.invited')
+
+        // A token handed out as INVITED whose user has since accepted: the target is out of date.
+        const stale: MockTarget = structuredClone(server.target)
+        stale.inactive = { ...stale.inactive, invited: { token: server.target.actors.viewer?.token ?? '' } }
+        const lacking = await verify([
+          '--target',
+          await writeTemp('json', JSON.stringify(stale)),
+          '--no-strict',
+          ...grep,
+        ])
+        expect(lacking.exitCode, lacking.all).toBe(0)
+        expect(lacking.stdout).toMatch(/2 checks passed, 0 failed, \d+ skipped/)
+        expect(lacking.stdout).toContain("the target's inactive.invited is the token of a user who is ACTIVE now")
+      } finally {
+        await server.close()
+      }
+    },
+    SUITE_RUN_MS,
+  )
+})
+
 describe('users-api-kit verify: strict by default in CI', () => {
   // Four checks of who the caller is, one of them the bot's: without a bot, 3 pass and 1 is skipped.
   const grep = ['--grep', 'GET /api/users/me with the']

@@ -24,7 +24,8 @@ export function targetFor(baseUrl: string): MockTarget {
       ...Object.fromEntries(Object.entries(actors).map(([name, token]) => [name, { token }])),
       outsider: { token: 'globex-admin-token' },
     },
-    inactive: { invited: { token: 'invited-token' }, suspended: { token: 'suspended-token' } },
+    // Not 'invited-token': reports name the sentence §2.invited-token, which would look like a leak.
+    inactive: { invited: { token: 'token-of-an-invited-user' }, suspended: { token: 'token-of-a-suspended-user' } },
     disposable: Array.from({ length: gateDisposableUsers(false) }, (_, index) => ({
       id: `usr_disposable${index}`,
       token: `disposable-${index}`,
