@@ -109,7 +109,7 @@ export class EndpointQueue {
           'user-agent': 'users-api-kit-mock',
           'webhook-id': event.id,
           'webhook-timestamp': String(seconds),
-          'webhook-signature': this.sign(this.endpoint.secret, event.id, seconds, body),
+          'webhook-signature': await this.sign(this.endpoint.secret, event.id, seconds, body),
         },
         body,
         signal: attempt.signal,
@@ -169,7 +169,7 @@ export class EndpointQueue {
 }
 
 /** A Standard Webhooks signature of one delivery: (secret, webhook-id, Unix seconds, body). */
-export type Signer = (secret: string, id: string, seconds: number, body: string) => string
+export type Signer = (secret: string, id: string, seconds: number, body: string) => Promise<string>
 
 /** fetch's errors carry the cause (ECONNREFUSED) beneath; node:http's carry their code themselves. */
 function describeFailure(cause: unknown, timeoutMs: number): string {

@@ -1,4 +1,4 @@
-import { Webhook } from 'standardwebhooks'
+import type * as StandardWebhooks from 'standardwebhooks'
 import type { UserEvent } from '../domain/user-events.js'
 import { sendWithFetch, type DeliverySender } from './delivery-sender.js'
 import { DEFAULT_DELIVERY_SETTINGS, type DeliverySettings } from './delivery-settings.js'
@@ -216,16 +216,20 @@ function nextTurn(run: () => void): void {
 /**
  * Signs a delivery once for all the endpoints that share its secret, within the same second (most share
  * the mock's; a cache of the signers by secret and of the last second's signatures): signing is the costly part of an attempt, and the library does it in JavaScript.
+ * The library is loaded by the first delivery: a mock nobody subscribes to never loads it (issue 21's start).
  */
 function createSigner(): Signer {
-  const signers = new Map<string, Webhook>()
+  const signers = new Map<string, StandardWebhooks.Webhook>()
   const recent = new Map<string, string>()
-  return (secret, id, seconds, body) => {
+  let library: Promise<typeof StandardWebhooks> | undefined
+  return async (secret, id, seconds, body) => {
     const key = `${secret}\n${id}\n${seconds}`
     const known = recent.get(key)
     if (known !== undefined) return known
     let signer = signers.get(secret)
     if (signer === undefined) {
+      library ??= import('standardwebhooks')
+      const { Webhook } = await library
       // Endpoints come and go with secrets of their own: the signers of a few hundred at most are kept.
       if (signers.size >= 256) signers.clear()
       signer = new Webhook(secret)
