@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import type { User } from '../../src/domain/user.js'
+import type { ListQuery, User, UserPage } from '../../src/domain/user.js'
 import type { UserStore } from '../../src/domain/user-store.js'
 import type { EngineRequest, EngineResponse } from '../../src/engine/engine-request.js'
 import type { UsersApiMock } from '../../src/mock-instance/create-users-api-mock.js'
@@ -95,4 +95,18 @@ export function asRole(caller: User, role: User['role']): User {
 /** A user of any organization, by id (the store only answers within the caller's). */
 export function findAnywhere(store: UserStore, id: string): User | undefined {
   return store.tokens().find(({ user }) => user.id === id)?.user
+}
+
+/** One page of `users` as the list answers it: what a broken filter re-pages after filtering its own way. */
+export function pageOf(users: User[], query: ListQuery): UserPage {
+  const data = users.slice((query.page - 1) * query.limit, query.page * query.limit)
+  return {
+    data,
+    meta: {
+      page: query.page,
+      limit: query.limit,
+      total: users.length,
+      totalPages: Math.ceil(users.length / query.limit),
+    },
+  }
 }
