@@ -100,7 +100,8 @@ export interface paths {
      *     | BOT_USER | only themselves | never (403) |
      *
      *     Nobody changes their own `role` or `status` (403, even to the current value). The `status` of
-     *     an `INVITED` user cannot be changed (409). Setting a field to the value it has changes nothing
+     *     an `INVITED` user cannot be changed (409), and a PATCH answered 409 changes nothing, the valid
+     *     part of its body included (a patch is applied whole or not at all, RFC 5789 §2). Setting a field to the value it has changes nothing
      *     and keeps `updatedAt`; a real change moves `updatedAt` forward. Names are stored trimmed.
      */
     patch: operations['updateUser']
