@@ -8,7 +8,7 @@ import { cpuPinning } from './cpu-pinning.js'
 export const ROOT = fileURLToPath(new URL('..', import.meta.url))
 /** Servers on a core of their own, away from the load generator's (cpu-pinning.ts). */
 export const PINNING = cpuPinning()
-export const MOCK_CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url))
+export const MOCK_CLI = fileURLToPath(new URL('../dist/bin/users-api-kit.js', import.meta.url))
 const BARE_SERVER = fileURLToPath(new URL('./bare-server.js', import.meta.url))
 /** The mock's banner line `  API      http://127.0.0.1:PORT/api/users`; the bare server's `listening URL`. */
 const READY_LINE = /(?:API\s+|listening )(http:\/\/127\.0\.0\.1:(\d+))/
@@ -35,7 +35,7 @@ export interface Launch {
 }
 
 /**
- * `node dist/cli/main.js mock --quiet …` (build first); `quiet: false` keeps the default request logs.
+ * `node dist/bin/users-api-kit.js mock --quiet …` (build first); `quiet: false` keeps the default request logs.
  * Nothing is cached between starts: every start is a first start.
  */
 export function mockLaunch(

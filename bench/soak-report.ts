@@ -96,7 +96,7 @@ export function renderSoak(result: SoakResult): string {
   return [
     `## Soak: ${settings.seconds} s of mixed traffic`,
     '',
-    `Measured on ${machine.date} (UTC) with \`npm run bench:soak\`${settings.seconds === 60 ? '' : ` (\`--duration ${settings.seconds}\`)`}: ${settings.connections} connections at full speed, no pipelining, against the built mock started as users start it (\`node dist/cli/main.js mock --quiet --port 0\`, default fixtures and seed).`,
+    `Measured on ${machine.date} (UTC) with \`npm run bench:soak\`${settings.seconds === 60 ? '' : ` (\`--duration ${settings.seconds}\`)`}: ${settings.connections} connections at full speed, no pipelining, against the built mock started as users start it (\`node dist/bin/users-api-kit.js mock --quiet --port 0\`, default fixtures and seed).`,
     `Machine: ${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}, ${machine.os}. Other work on it: ${result.contention.atStart} at the start, ${result.contention.atEnd} at the end. Code: ${machine.code}.`,
     '',
     markdownTable(

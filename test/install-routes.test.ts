@@ -71,7 +71,9 @@ describe('the tarball', () => {
     const tracked = new Set((await execa('git', ['ls-files'], { cwd: ROOT })).stdout.split('\n'))
     const strays = packedFiles.filter((file) => {
       if (tracked.has(file)) return false
-      // dist/x.js, .d.ts and their maps come from src/x.ts; anything else in dist/ is left from an old build.
+      // dist/x.js, .d.ts and their maps come from src/x.ts, dist/bin/ from dist/cli/main.js (the command's
+      // bundle, scripts/bundle-cli.ts); anything else in dist/ is left from an old build.
+      if (/^dist\/bin\/(users-api-kit|chunk-[A-Z0-9]+)\.js(\.map)?$/.test(file)) return false
       const source = /^dist\/(.+?)(\.d)?\.(js|ts)(\.map)?$/.exec(file)?.[1]
       return source === undefined || !tracked.has(`src/${source}.ts`)
     })

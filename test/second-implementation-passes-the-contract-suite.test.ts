@@ -77,7 +77,7 @@ describe.concurrent('the gate against a second implementation written apart from
         const gate = await execa(
           'node',
           [
-            'dist/cli/main.js',
+            'dist/bin/users-api-kit.js',
             'gate',
             '--target',
             targetFile,

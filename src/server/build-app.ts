@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { createServer } from '../http/node-http.js'
 import type { Socket } from 'node:net'
-import cors from '@fastify/cors'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import type { UsersApiMock } from '../mock-instance/create-users-api-mock.js'
 import { CORS_EXPOSED_HEADERS, CORS_MAX_AGE_S, CORS_METHODS, type CorsOrigins } from '../mock-instance/cors-rule.js'
@@ -137,6 +136,8 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   if (Array.isArray(options.cors)) {
     // What the mock serves of its own (the docs, which list tokens, and the control routes) goes to the
     // origins --cors lists, never to any origin: the default `true` is for the users API alone.
+    // Loaded only here: the default (any origin, the users API's own answers) needs no plugin.
+    const { default: cors } = await import('@fastify/cors')
     await app.register(cors, { ...OWN_ROUTES_CORS, origin: options.cors })
   }
   await app.register(registerControlRoutes, {

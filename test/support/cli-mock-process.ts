@@ -5,7 +5,7 @@ import { execa, type Options, type ResultPromise } from 'execa'
 // `users-api-kit mock` as a developer runs it: the built CLI in its own process.
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
-export const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url))
+export const MAIN = fileURLToPath(new URL('../../dist/bin/users-api-kit.js', import.meta.url))
 /** How long a start, or a stop after a signal, may take. */
 export const WITHIN_MS = 10_000
 

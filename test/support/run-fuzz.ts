@@ -31,7 +31,7 @@ export async function runKit(
   await writeFile(targetFile, JSON.stringify(target))
   const result = await execa(
     'node',
-    ['dist/cli/main.js', command, '--target', targetFile, '--junit', junit, ...extraArgs],
+    ['dist/bin/users-api-kit.js', command, '--target', targetFile, '--junit', junit, ...extraArgs],
     { reject: false, all: true, env: { FORCE_COLOR: '0', NO_COLOR: '1' }, timeout: 240_000 },
   )
   // The target file holds the mock's tokens; the reports stay for the test to read.

@@ -32,7 +32,7 @@ export async function runVerify(target: Target, extraArgs: string[] = []): Promi
   await writeFile(targetFile, JSON.stringify(target))
   const result = await execa(
     'node',
-    ['dist/cli/main.js', 'verify', '--target', targetFile, '--json', reportFile, ...extraArgs],
+    ['dist/bin/users-api-kit.js', 'verify', '--target', targetFile, '--json', reportFile, ...extraArgs],
     {
       reject: false,
       all: true,

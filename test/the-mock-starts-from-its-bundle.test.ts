@@ -1,0 +1,38 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { buildCliOnce, killRunningClis, ROOT, startCli } from './support/cli-mock-process.js'
+
+// `users-api-kit mock` starts from dist/bin/, the bundle `npm run build` makes (decision 0013): a start
+// that read tsc's modules one by one again (a path import the bundle missed, a command bundled apart)
+// would cost its cold start some 30 ms, and no functional test would notice.
+
+const RECORDER = pathToFileURL(join(ROOT, 'test/support/record-loaded-modules.mjs')).href
+const DIST = pathToFileURL(join(ROOT, 'dist/')).href
+const scratch = mkdtempSync(join(tmpdir(), 'bundle-start-'))
+
+beforeAll(buildCliOnce)
+afterEach(killRunningClis)
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+
+describe('the mock command starts from its bundle', () => {
+  it('loads from dist/ only the bundle and the Node version check until it has answered a request', async () => {
+    const record = join(scratch, 'loaded.txt')
+    const { url } = await startCli(['--quiet'], {
+      env: { NODE_OPTIONS: `--import=${RECORDER}`, RECORD_LOADED_MODULES: record },
+    })
+    const me = await fetch(`${url}/api/users/me`, { headers: { authorization: 'Bearer owner-token' } })
+    expect(me.status).toBe(200)
+
+    const fromDist = readFileSync(record, 'utf8')
+      .split('\n')
+      .filter((loaded) => loaded.startsWith(DIST))
+      .map((loaded) => loaded.slice(DIST.length))
+    expect(fromDist).toContain('bin/users-api-kit.js')
+    expect(fromDist.filter((file) => !file.startsWith('bin/') && file !== 'require-supported-node.js')).toEqual([])
+    // A handful of chunks, not the ~90 modules of tsc's output.
+    expect(fromDist.length).toBeLessThan(12)
+  })
+})
