@@ -46,7 +46,7 @@ await build({
   target: 'node20',
   packages: 'external',
   chunkNames: 'chunk-[hash]',
-  // tsc's maps are read in: a stack trace names the TypeScript source, as it does from dist/cli/.
+  // tsc's maps are read in: under --enable-source-maps a stack trace names src/…ts, as it does from dist/cli/.
   sourcemap: 'linked',
   plugins: [leftAsTscWroteThem],
   logLevel: 'warning',
