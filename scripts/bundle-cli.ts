@@ -7,27 +7,33 @@
  *
  * The other commands (verify, fuzz, gate, proxy, …) are left as tsc wrote them, imported from dist/cli/:
  * verify's suite runs in vitest's workers from dist/contract/, and one copy of those modules is simpler
- * than two. dist/bin/ sits as deep as every dist/ folder, so paths read relative to a module
- * (`new URL('../../openapi/users.yaml', import.meta.url)`) stay right.
+ * than two. The mock's modules sit two folders deep (dist/server/, dist/seed/, …), as dist/bin/ does, so
+ * the paths they read relative to themselves (`new URL('../../openapi/users.yaml', import.meta.url)`) stay
+ * right; a bundled module at another depth that reads such paths (dist/contract/…) fails the build.
  *
  * Run by `npm run build`, after tsc.
  */
 import { build, type Plugin } from 'esbuild'
+import { readFileSync } from 'node:fs'
+import { relative, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-const ROOT = new URL('..', import.meta.url)
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const MAIN = resolve(ROOT, 'dist/cli/main.js')
 const BUNDLED_COMMAND = './mock-command.js'
 
 /**
  * main.js loads each command on demand: all but the mock's stay tsc's files, imported from dist/cli/.
  * So does the Node version check: bundled, it would run after the modules main.js imports beside it;
- * left apart, it runs before everything but the shared chunks of plain functions esbuild lists first.
+ * left apart, it runs before everything but the shared chunks esbuild lists first (functions and
+ * constants, nothing that needs a newer Node).
  */
 const leftAsTscWroteThem: Plugin = {
   name: 'left-as-tsc-wrote-them',
   setup(build) {
     build.onResolve({ filter: /^\.\.?\/[a-z-]+\.js$/ }, (args) => {
-      if (!args.importer.endsWith('/dist/cli/main.js')) return undefined
+      // Compared as paths, not as strings: esbuild names the importer with the platform's separators.
+      if (resolve(args.importer) !== MAIN) return undefined
       if (args.path === '../require-supported-node.js') return { path: args.path, external: true }
       if (args.path.endsWith('-command.js') && args.path !== BUNDLED_COMMAND)
         return { path: `../cli/${args.path.slice(2)}`, external: true }
@@ -36,9 +42,9 @@ const leftAsTscWroteThem: Plugin = {
   },
 }
 
-await build({
-  entryPoints: { 'users-api-kit': fileURLToPath(new URL('dist/cli/main.js', ROOT)) },
-  outdir: fileURLToPath(new URL('dist/bin', ROOT)),
+const { metafile } = await build({
+  entryPoints: { 'users-api-kit': MAIN },
+  outdir: resolve(ROOT, 'dist/bin'),
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -48,6 +54,24 @@ await build({
   chunkNames: 'chunk-[hash]',
   // tsc's maps are read in: under --enable-source-maps a stack trace names src/…ts, as it does from dist/cli/.
   sourcemap: 'linked',
+  metafile: true,
   plugins: [leftAsTscWroteThem],
   logLevel: 'warning',
 })
+
+// A module that reads paths relative to itself reads them wrongly from dist/bin/ unless it sits two folders
+// deep as well (a command bundled by mistake, or a new import of dist/contract/ from the mock): refused
+// here rather than at a user's run.
+const misplaced = Object.keys(metafile.inputs).filter((input) => {
+  const parts = relative(resolve(ROOT, 'dist'), resolve(ROOT, input)).split(sep)
+  return (
+    parts[0] !== '..' &&
+    parts.length !== 2 &&
+    /import\.meta\.(?:url|dirname|filename)/.test(readFileSync(resolve(ROOT, input), 'utf8'))
+  )
+})
+if (misplaced.length > 0) {
+  throw new Error(
+    `The command's bundle holds modules that read paths relative to themselves from another depth than dist/bin/: ${misplaced.join(', ')}. See scripts/bundle-cli.ts.`,
+  )
+}
