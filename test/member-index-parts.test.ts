@@ -92,10 +92,30 @@ describe('PendingChanges', () => {
     changes.recordAdd(gone)
     changes.recordRemove(gone) // added, then removed before it was filed
     expect(changes.size).toBe(3)
-    expect(changes.countNewUsers()).toBe(1)
+    expect(changes.newUserCount).toBe(1)
+    changes.recordAdd(gone) // and added again
+    expect(changes.newUserCount).toBe(2)
     changes.clear()
     expect(changes.size).toBe(0)
-    expect(changes.countNewUsers()).toBe(0)
+    expect(changes.newUserCount).toBe(0)
+  })
+
+  test('past its limit of new users, keeps no change and says everyone is to be filed anew', () => {
+    const changes = new PendingChanges(2)
+    const members = ['usr_a', 'usr_b', 'usr_c'].map((id, day) =>
+      toMember(user(id, `2024-01-0${day + 1}T00:00:00.000Z`)),
+    )
+    changes.recordAdd(members[0]!)
+    changes.recordAdd(members[1]!)
+    changes.recordRemove(members[1]!) // a new user gone again: one new user left
+    changes.recordAdd(members[1]!)
+    expect([changes.size, changes.overflowed]).toEqual([2, false])
+    changes.recordAdd(members[2]!)
+    expect([changes.size, changes.overflowed]).toEqual([0, true])
+    changes.recordRemove(members[0]!)
+    expect([changes.size, changes.overflowed]).toEqual([0, true])
+    expect(changes.take()).toEqual([])
+    expect(changes.overflowed).toBe(false)
   })
 })
 

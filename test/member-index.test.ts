@@ -283,6 +283,15 @@ describe('changes', () => {
     expect(index.query({ role: 'CLIENT_VIEWER' })[0]).toBe(newAda)
   })
 
+  test('a result remembered before a status change gives the new object after it', () => {
+    const index = indexOf([ada, grace])
+    expect(index.query({ search: 'lovelace' })[0]).toBe(ada)
+    const suspended = { ...ada, status: 'SUSPENDED' as const }
+    index.replace(ada, suspended)
+    // Same name, email and role: no list changes, but the remembered result held the old object.
+    expect(index.query({ search: 'lovelace' })[0]).toBe(suspended)
+  })
+
   test('a result read before a change is not rewritten by a later query', () => {
     const index = indexOf([ada, grace])
     const before = [...index.query({ search: 'ace' })]

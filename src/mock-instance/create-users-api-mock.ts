@@ -1,4 +1,5 @@
 import type { MockState } from '../domain/mock-state.js'
+import { stateOfSnapshot, type StateSource } from '../domain/user-store.js'
 import { parseState, parseStateInSteps } from '../domain/parse-state.js'
 import type { EngineRequest, EngineResponse } from '../engine/engine-request.js'
 import { createEngine, type Engine } from '../engine/handle-request.js'
@@ -9,7 +10,7 @@ import { DEFAULT_OPERATIONS, validateDefaultState } from '../spec/default-operat
 import type { RoutedOperation, Validator } from '../spec/operation-table.js'
 import { cacheAnswers } from './answer-cache.js'
 import { createTarget, DEFAULT_DISPOSABLE_USERS, type MockTarget } from './create-target.js'
-import { assertNoUserHasToken } from './reserved-token.js'
+import { assertNoUserHasToken, withoutReservedToken } from './reserved-token.js'
 import { StateHolder } from './state-holder.js'
 import { listTokens, type TokenListing } from './token-listing.js'
 import { createMockWebhooks, type MockWebhooks, type WebhookOptions } from '../webhooks/mock-webhooks.js'
@@ -43,7 +44,7 @@ export interface UsersApiMock {
   reuse(request: EngineRequest): EngineResponse | undefined
   /** The current state and the state `reset()` returns to. */
   readonly state: StateHolder
-  /** The state the mock was seeded with. */
+  /** The state the mock was seeded with: a copy made at each read, the caller's to change. */
   readonly seed: MockState
   /** The events (CONTRACT §6): subscriptions, deliveries, the recent events. */
   readonly webhooks: MockWebhooks
@@ -80,8 +81,7 @@ export async function createUsersApiMock(options: UsersApiMockOptions = {}): Pro
   const operations = options.spec?.operations ?? DEFAULT_OPERATIONS
   const validateState = options.spec?.validateState ?? validateDefaultState
   const parse = (input: unknown): MockState => parseState(input, validateState)
-  const seed = await seedState(options, parse)
-  assertNoUserHasToken(seed, options.reservedToken)
+  const seed = withoutReservedToken(await seedState(options, parse), options.reservedToken)
   const webhooks = createMockWebhooks(options.webhooks)
   const state = new StateHolder(seed, options.now, (event) => webhooks.publish(event))
   const engine = createEngine({
@@ -103,7 +103,9 @@ export async function createUsersApiMock(options: UsersApiMockOptions = {}): Pro
     handle,
     reuse,
     state,
-    seed,
+    get seed() {
+      return stateOfSnapshot(state.seed)
+    },
     webhooks,
     reset() {
       state.reset()
@@ -125,8 +127,8 @@ function runToEnd<T>(steps: Generator<void, T>): T {
   }
 }
 
-/** The fixtures plus faker's users; the default seed's state was generated at build time. */
-async function seedState(options: UsersApiMockOptions, parse: (input: unknown) => MockState): Promise<MockState> {
+/** The fixtures plus faker's users, made as the store reads them; the default seed's state was generated at build time. */
+async function seedState(options: UsersApiMockOptions, parse: (input: unknown) => MockState): Promise<StateSource> {
   const seed = options.seed ?? DEFAULT_SEED_OPTIONS.seed
   const usersPerOrganization = options.users ?? DEFAULT_SEED_OPTIONS.usersPerOrganization
   const isDefault =
@@ -134,10 +136,9 @@ async function seedState(options: UsersApiMockOptions, parse: (input: unknown) =
     seed === DEFAULT_SEED_OPTIONS.seed &&
     usersPerOrganization === DEFAULT_SEED_OPTIONS.usersPerOrganization &&
     options.spec === undefined
-  // A copy: `mock.seed` is the caller's to read (and to change, by mistake) without touching other mocks'.
   if (isDefault) return JSON.parse(DEFAULT_STATE_JSON) as MockState
   const fixtures = parse(options.fixtures ?? DEFAULT_FIXTURES)
   // Loaded only here: faker is most of a bundle, and the default seed never needs it.
-  const { generateState } = await import('../seed/generate-state.js')
-  return generateState({ fixtures, seed, usersPerOrganization })
+  const { streamState } = await import('../seed/generate-state.js')
+  return streamState({ fixtures, seed, usersPerOrganization })
 }

@@ -150,7 +150,9 @@ export async function createMockApp(options: MockOptions = {}): Promise<MockApp>
     app: built,
     mock,
     state: mock.state,
-    seed: mock.seed,
+    get seed() {
+      return mock.seed
+    },
     loadedStateFile: saved !== undefined,
     async listen(address) {
       await built.listen(address)

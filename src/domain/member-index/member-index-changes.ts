@@ -28,8 +28,10 @@ export function toMember(user: User): Member {
 
 /**
  * Adds and removes not yet applied to the index, one net change per user id. Batching them lets a
- * PATCH (remove, mutate, add) touch only what changed, and a bulk load be one sort instead of
- * thousands of insertions in the middle of long arrays.
+ * PATCH (remove, then add the changed user) touch only what changed, and a bulk load be one sort
+ * instead of thousands of insertions in the middle of long arrays. Past `newUserLimit` users not filed
+ * yet, it keeps no change at all: filing everyone anew is what is left to do, and 100,000 seed users
+ * would otherwise each hold a change object until the first query.
  *
  * @example
  * changes.recordRemove(old); changes.recordAdd(renamed)
@@ -37,40 +39,64 @@ export function toMember(user: User): Member {
  */
 export class PendingChanges {
   readonly #changes = new Map<string, MemberChange>()
+  #newUsers = 0
+  #overflowed = false
+
+  constructor(private readonly newUserLimit = Number.POSITIVE_INFINITY) {}
 
   /** Call with the member as it is filed or pending now. */
   recordRemove(member: Member): void {
+    if (this.#overflowed) return
     const change = this.#changes.get(member.user.id)
     if (change === undefined) this.#changes.set(member.user.id, { before: member, after: undefined })
-    else change.after = undefined
+    else {
+      if (change.before === undefined && change.after !== undefined) this.#newUsers--
+      change.after = undefined
+    }
   }
 
   recordAdd(member: Member): void {
+    if (this.#overflowed) return
     const change = this.#changes.get(member.user.id)
-    if (change === undefined) this.#changes.set(member.user.id, { before: undefined, after: member })
-    else change.after = member
+    if (change === undefined) {
+      this.#changes.set(member.user.id, { before: undefined, after: member })
+      this.#newUsers++
+    } else {
+      if (change.before === undefined && change.after === undefined) this.#newUsers++
+      change.after = member
+    }
+    if (this.#newUsers > this.newUserLimit) {
+      this.#changes.clear()
+      this.#overflowed = true
+    }
   }
 
+  /** How many changes it holds (none once overflowed). */
   get size(): number {
     return this.#changes.size
   }
 
   /** How many of the changes file a user who is not filed yet. */
-  countNewUsers(): number {
-    let count = 0
-    for (const { before, after } of this.#changes.values()) if (before === undefined && after !== undefined) count++
-    return count
+  get newUserCount(): number {
+    return this.#newUsers
+  }
+
+  /** More new users came than `newUserLimit`: the changes are gone, and everyone is to be filed anew. */
+  get overflowed(): boolean {
+    return this.#overflowed
   }
 
   /** Forgets every change: a rebuild files everyone anew. */
   clear(): void {
     this.#changes.clear()
+    this.#newUsers = 0
+    this.#overflowed = false
   }
 
   /** The net changes, which are forgotten: the caller applies them. */
   take(): MemberChange[] {
     const changes = [...this.#changes.values()]
-    this.#changes.clear()
+    this.clear()
     return changes
   }
 }

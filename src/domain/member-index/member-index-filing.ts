@@ -112,7 +112,7 @@ export class MemberFiling {
 
   /**
    * Moves a user from `before` to `after` (same id and createdAt: same rank), touching only the
-   * lists that differ; false when none does. `after.user` may be a new object.
+   * lists that differ; false when no list changes and the user object is the same.
    */
   refile(before: Member, after: Member): boolean {
     const { rank } = before
@@ -125,7 +125,8 @@ export class MemberFiling {
     }
     // Stryker disable next-line BlockStatement,ConditionalExpression,EqualityOperator: a choice of speed, not of answers: grams removed and added back leave the lists as they were, and emails never change (the line's other variants are killed)
     if (before.lowerName === after.lowerName && before.lowerEmail === after.lowerEmail) {
-      return before.role !== after.role
+      // Results hold user objects: a new object for the same user changes them, whatever list it is in.
+      return before.user !== after.user || before.role !== after.role
     }
     const oldGrams = new Set(this.ngramsOf(before))
     const newGrams = new Set(this.ngramsOf(after))

@@ -33,19 +33,19 @@ const SUBSTRING_CHECK_COST = 8
 /**
  * The members of ONE organization, indexed for GET /api/users (CONTRACT §4): list order is
  * (createdAt, id); `role` filters on equality; `search` is a substring of the lower-cased name or
- * email. It holds the users themselves, by identity: to change one, `remove` it, mutate it, `add`
- * it. Adds and removes are cheap; the index catches up at the next query, in one batch.
+ * email. It holds the users themselves, by identity, and never changes them: to change one, `replace`
+ * it with a changed copy. Adds and removes are cheap; the index catches up at the next query, in one batch.
  *
  * @example
  * const members = new MemberIndex()
  * members.add(ada)
  * members.query({ search: 'LOVE' }) // [ada]: read-only, to read at once
- * members.remove(ada); ada.name = 'Ada King'; members.add(ada)
+ * members.replace(ada, { ...ada, name: 'Ada King' })
  */
 export class MemberIndex {
   /** Everyone as of the last add or remove, by id. */
   readonly #members = new Map<string, Member>()
-  readonly #pending = new PendingChanges()
+  readonly #pending = new PendingChanges(REBUILD_AFTER_NEW_USERS)
   readonly #maxGramLength: number
   readonly #memo: QueryMemo<readonly User[]>
   #filing: MemberFiling
@@ -79,13 +79,12 @@ export class MemberIndex {
   }
 
   /**
-   * Changes a member in place: `change` mutates them (their name, role or status), and the index files
-   * them again by their new values. The one way to change a member, so that the index is never stale.
+   * Puts `after`, a new object with the same id and createdAt (a rename, a role or status change), in the
+   * place of `before`, and files it by its new values.
    */
-  update(user: User, change: (user: User) => void): void {
-    this.remove(user)
-    change(user)
-    this.add(user)
+  replace(before: User, after: User): void {
+    this.remove(before)
+    this.add(after)
   }
 
   /**
@@ -153,18 +152,18 @@ export class MemberIndex {
   }
 
   private applyPendingChanges(): void {
-    if (this.#pending.size === 0) return
-    if (this.#pending.countNewUsers() > REBUILD_AFTER_NEW_USERS) {
+    if (this.#pending.overflowed) {
       this.#pending.clear()
       return this.rebuild()
     }
+    if (this.#pending.size === 0) return
     // Stryker disable next-line BooleanLiteral: a choice of speed, not of answers: the memo dropped once more
     let hasChanged = false
     for (const change of this.#pending.take()) hasChanged = this.applyChange(change) || hasChanged
     const { deletedCount, rankCount } = this.#filing
     if (deletedCount > REBUILD_AFTER_DELETED_MIN && deletedCount > rankCount * REBUILD_AFTER_DELETED_SHARE)
       return this.rebuild()
-    // A status change alone leaves every result as it was (users are held by identity).
+    // The memo's results hold user objects in list order: stale once a list or a user object changed.
     if (hasChanged) this.#memo.clear()
   }
 
@@ -173,7 +172,7 @@ export class MemberIndex {
     this.#memo.clear()
   }
 
-  /** Applies one user's net change; false when no list changes. */
+  /** Applies one user's net change; false when no list and no user object changes. */
   private applyChange({ before, after }: MemberChange): boolean {
     // Same id and createdAt: same place in list order, so the user keeps their rank.
     if (before !== undefined && after?.user.createdAt === before.user.createdAt)

@@ -1,0 +1,80 @@
+import { describe, expect, test } from 'vitest'
+import type { MockState } from '../src/domain/mock-state.js'
+import { UserStore } from '../src/domain/user-store.js'
+import { createUsersApiMock } from '../src/mock-instance/create-users-api-mock.js'
+import { StateHolder } from '../src/mock-instance/state-holder.js'
+
+// The store never changes a user object it holds: an update stores a changed copy. That is what lets a
+// reset's baseline share the seed's objects with the store instead of holding a copy of every user.
+
+const JAN = '2024-01-08T09:00:00.000Z'
+const STATE: MockState = {
+  organizations: [{ id: 'org_a', name: 'A' }],
+  users: [
+    {
+      id: 'usr_owner',
+      email: 'owner@a.example',
+      name: 'Olivia Owner',
+      role: 'CLIENT_OWNER',
+      organizationId: 'org_a',
+      status: 'ACTIVE',
+      createdAt: JAN,
+      updatedAt: JAN,
+      token: 'owner-token',
+    },
+    {
+      id: 'usr_viewer',
+      email: 'victor@a.example',
+      name: 'Victor Viewer',
+      role: 'CLIENT_VIEWER',
+      organizationId: 'org_a',
+      status: 'ACTIVE',
+      createdAt: '2024-01-09T09:00:00.000Z',
+      updatedAt: '2024-01-09T09:00:00.000Z',
+    },
+  ],
+}
+const LATER = new Date('2025-03-01T00:00:00.000Z')
+
+describe('a stored user is replaced by an update, never changed', () => {
+  test('the object read before a PATCH keeps its values; the store answers with the new one', () => {
+    const store = new UserStore(STATE, () => LATER)
+    const owner = store.authenticate('owner-token')
+    const before = store.getUser(owner, 'usr_viewer')
+    const after = store.updateUser(owner, 'usr_viewer', { name: 'Victor Renamed', status: 'SUSPENDED' })
+    expect(after).not.toBe(before)
+    expect(before).toMatchObject({ name: 'Victor Viewer', status: 'ACTIVE', updatedAt: '2024-01-09T09:00:00.000Z' })
+    expect(after).toMatchObject({ name: 'Victor Renamed', status: 'SUSPENDED', updatedAt: LATER.toISOString() })
+    expect(store.getUser(owner, 'usr_viewer')).toBe(after)
+    expect(store.listUsers(owner, { page: 1, limit: 20, search: 'victor' }).data).toEqual([after])
+  })
+
+  test('a reset returns to the seed, whose users the first store shares instead of copying', () => {
+    const holder = new StateHolder(STATE, () => LATER)
+    const owner = holder.store.authenticate('owner-token')
+    expect(holder.seed.users).toEqual(holder.store.listUsers(owner, { page: 1, limit: 20 }).data)
+    expect(holder.seed.users[1]).toBe(holder.store.getUser(owner, 'usr_viewer'))
+    holder.store.updateUser(owner, 'usr_viewer', { role: 'CLIENT_ADMIN' })
+    holder.store.deleteUser(owner, 'usr_viewer')
+    holder.reset()
+    expect(holder.store.exportState()).toEqual(STATE)
+    expect(holder.store.getUser(holder.store.authenticate('owner-token'), 'usr_viewer').role).toBe('CLIENT_VIEWER')
+  })
+
+  test("a user's token is not a field of the stored user, and a document's own fields are kept", () => {
+    const withDepartment = { ...STATE.users[1]!, department: 'Research' }
+    const store = new UserStore({ organizations: STATE.organizations, users: [STATE.users[0]!, withDepartment] })
+    const owner = store.authenticate('owner-token')
+    expect(Object.keys(owner)).not.toContain('token')
+    expect(store.getUser(owner, 'usr_viewer')).toMatchObject({ department: 'Research' })
+  })
+
+  test("mock.seed is a copy made at each read: changing one changes neither the next nor the mock's state", async () => {
+    const mock = await createUsersApiMock({ fixtures: STATE, users: 0 })
+    const first = mock.seed
+    first.users.pop()
+    first.organizations[0]!.name = 'Changed'
+    expect(mock.seed).toEqual(STATE)
+    expect(mock.exportState()).toEqual(STATE)
+  })
+})
