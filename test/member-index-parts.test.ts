@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { PendingChanges, toMember } from '../src/domain/member-index/member-index-changes.js'
+import { RankBits } from '../src/domain/member-index/member-index-rank-bits.js'
 import { MemberFiling } from '../src/domain/member-index/member-index-filing.js'
 import { MemberIndex } from '../src/domain/member-index/member-index.js'
 import { QueryMemo } from '../src/domain/member-index/member-index-memo.js'
@@ -116,6 +117,39 @@ describe('PendingChanges', () => {
     expect([changes.size, changes.overflowed]).toEqual([0, true])
     expect(changes.take()).toEqual([])
     expect(changes.overflowed).toBe(false)
+  })
+})
+
+describe('RankBits', () => {
+  test('holds the same ranks as a RankList through adds, deletes and shifts, word edges included', () => {
+    let seed = 7
+    const random = (below: number): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0
+      return (seed >>> 8) % below
+    }
+    for (const capacity of [1, 31, 32, 33, 100]) {
+      const list = new RankList()
+      const bits = RankBits.ofCapacity(capacity)
+      for (let step = 0; step < 400; step++) {
+        const rank = [0, 31, 32, 63, 64, capacity - 1, capacity, random(capacity + 70)][random(8)]!
+        const operation = random(4)
+        if (operation === 0) expect(bits.delete(rank), `delete ${rank}`).toBe(list.delete(rank))
+        else if (operation === 1) {
+          list.shiftFrom(rank)
+          bits.shiftFrom(rank)
+        } else {
+          list.add(rank)
+          bits.add(rank)
+        }
+        expect([...bits.view()], `step ${step} of capacity ${capacity}`).toEqual([...list.view()])
+        expect(bits.length).toBe(list.length)
+      }
+    }
+  })
+
+  test('is chosen for a list of more than one rank in 32', () => {
+    expect(RankBits.suits(3126, 100_000)).toBe(true)
+    expect(RankBits.suits(3125, 100_000)).toBe(false)
   })
 })
 

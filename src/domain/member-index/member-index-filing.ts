@@ -1,14 +1,15 @@
 import type { Member } from './member-index-changes.js'
 import { compareInListOrder, findListPosition, isBeforeInListOrder } from './member-index-order.js'
-import { RankList } from './member-index-rank-list.js'
+import { RankList, type Ranks } from './member-index-rank-list.js'
 import { NgramIndex, listNgramKeys } from './ngram-index.js'
 import { ROLES, type Role, type User } from '../user.js'
 
 /**
  * The index proper: every filed user has a rank, their position in list order, and every list
- * (everyone, each role, each n-gram) is a sorted RankList. A user keeps their rank for as long as
- * they are filed, renames and role changes included; a deleted user's rank stays taken (with
- * their user, for ordering) until the next rebuild, so a deletion moves nobody else.
+ * (everyone, each role, each n-gram) is a set of ranks (a RankList; RankBits for an n-gram most users
+ * have). A user keeps their rank for as long as they are filed, renames and role changes included; a
+ * deleted user's rank stays taken (with their user, for ordering) until the next rebuild, so a deletion
+ * moves nobody else.
  *
  * @example
  * const filing = MemberFiling.build(members, 3)
@@ -74,7 +75,7 @@ export class MemberFiling {
     return this.#byRole.get(role)!
   }
 
-  withGram(gram: string): RankList | undefined {
+  withGram(gram: string): Ranks | undefined {
     return this.#ngrams.postings(gram)
   }
 

@@ -1,3 +1,16 @@
+/** A set of ranks (positions in list order, see MemberIndex), however it is stored. */
+export interface Ranks {
+  readonly length: number
+  /** The ranks in ascending order, to read before the next change. */
+  view(): Int32Array
+  /** Inserts a rank, unless it is already there. */
+  add(rank: number): void
+  /** Removes a rank; false when it is not there. */
+  delete(rank: number): boolean
+  /** Adds one to every rank from `rank` on: a user was inserted before them. */
+  shiftFrom(rank: number): void
+}
+
 /**
  * A sorted set of ranks (a user's position in list order, see MemberIndex) in an Int32Array.
  * Moving ints is a plain memory copy, where splicing an array of objects pays V8's write
@@ -8,7 +21,7 @@
  * ranks.add(7); ranks.add(3); ranks.add(7) // already there: no change
  * [...ranks.view()] // [3, 7]
  */
-export class RankList {
+export class RankList implements Ranks {
   #ranks: Int32Array = new Int32Array(4)
   #length = 0
 

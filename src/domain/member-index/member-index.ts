@@ -1,7 +1,7 @@
 import { PendingChanges, toMember, type Member, type MemberChange } from './member-index-changes.js'
 import { MemberFiling } from './member-index-filing.js'
 import { QueryMemo } from './member-index-memo.js'
-import type { RankList } from './member-index-rank-list.js'
+import type { Ranks } from './member-index-rank-list.js'
 import { MAX_NGRAM_LENGTH } from './ngram-index.js'
 import type { Role, User } from '../user.js'
 
@@ -123,7 +123,7 @@ export class MemberIndex {
   }
 
   /** The users at these ranks who have the role and contain the term, when given. */
-  private collect(ranks: RankList, role?: Role, term?: string): User[] {
+  private collect(ranks: Ranks, role?: Role, term?: string): User[] {
     const view = ranks.view()
     // Sized up front, then cut to length: several times faster than push() on long lists.
     // Stryker disable next-line ArrayDeclaration: a choice of speed, not of answers: the array is cut to length below
@@ -140,8 +140,8 @@ export class MemberIndex {
   }
 
   /** The shortest posting list among the term's longest grams: every match is in it. */
-  private rarestGramPostings(term: string): RankList | undefined {
-    let rarest: RankList | undefined
+  private rarestGramPostings(term: string): Ranks | undefined {
+    let rarest: Ranks | undefined
     for (let start = 0; start + this.#maxGramLength <= term.length; start++) {
       const postings = this.#filing.withGram(term.slice(start, start + this.#maxGramLength))
       if (postings === undefined) return undefined

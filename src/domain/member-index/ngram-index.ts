@@ -1,5 +1,6 @@
 import { GramTable } from './member-index-gram-table.js'
-import { RankList } from './member-index-rank-list.js'
+import { RankBits } from './member-index-rank-bits.js'
+import { RankList, type Ranks } from './member-index-rank-list.js'
 
 /** Keys pack a gram's code units into one number, exactly: 3 × 16 bits plus 2 bits of length. */
 export const MAX_NGRAM_LENGTH = 3
@@ -65,7 +66,7 @@ export type TextAt = (rank: number) => string
  * index.postings('lov')?.view() // Int32Array [0]
  */
 export class NgramIndex {
-  readonly #postings = new Map<number, RankList>()
+  readonly #postings = new Map<number, Ranks>()
 
   /**
    * The index of `count` users, ranks 0 to count - 1, each with the texts `textsAt` give. Two
@@ -83,19 +84,31 @@ export class NgramIndex {
       const length = scratch.fill(rank)
       for (let position = 0; position < length; position++) grams.countUser(scratch.keys[position]!, rank)
     }
-    // One array per gram, not views into a shared one: a list that outgrows its array frees it.
-    const lists = Array.from({ length: grams.size }, (_, id) => new Int32Array(grams.userCount(id)))
+    // One array per gram, not views into a shared one: a list that outgrows its array frees it. A gram most
+    // users have is a bitmap instead (RankBits), and its array stays empty.
+    const bitmaps = new Array<RankBits | undefined>(grams.size)
+    const lists = Array.from({ length: grams.size }, (_, id) => {
+      const length = grams.userCount(id)
+      if (!RankBits.suits(length, count)) return new Int32Array(length)
+      bitmaps[id] = RankBits.ofCapacity(count)
+      return EMPTY
+    })
     const filled = new Int32Array(grams.size)
     grams.forgetRanks()
     for (let rank = 0; rank < count; rank++) {
       const length = scratch.fill(rank)
       for (let position = 0; position < length; position++) {
         const id = grams.placeUser(scratch.keys[position]!, rank)
-        if (id >= 0) lists[id]![filled[id]!++] = rank
+        if (id < 0) continue
+        const bitmap = bitmaps[id]
+        if (bitmap === undefined) lists[id]![filled[id]!++] = rank
+        else bitmap.add(rank)
       }
     }
     const index = new NgramIndex()
-    for (const [id, ranks] of lists.entries()) index.#postings.set(grams.keyOf(id), RankList.over(ranks))
+    for (const [id, ranks] of lists.entries()) {
+      index.#postings.set(grams.keyOf(id), bitmaps[id] ?? RankList.over(ranks))
+    }
     return index
   }
 
@@ -118,17 +131,19 @@ export class NgramIndex {
   }
 
   /** The ranks of the users containing `gram`; undefined for none, or a gram longer than indexed. */
-  postings(gram: string): RankList | undefined {
+  postings(gram: string): Ranks | undefined {
     // Past MAX_NGRAM_LENGTH a key would lose precision and could name another gram.
     if (gram.length > MAX_NGRAM_LENGTH) return undefined
     return this.#postings.get(ngramKey(gram, 0, gram.length))
   }
 
   /** Every posting list, to renumber ranks. */
-  lists(): IterableIterator<RankList> {
+  lists(): IterableIterator<Ranks> {
     return this.#postings.values()
   }
 }
+
+const EMPTY = new Int32Array(0)
 
 /** The gram keys of one user's texts (see listNgramKeys), in one array reused for every user. */
 class KeyScratch {
