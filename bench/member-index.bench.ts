@@ -1,26 +1,21 @@
 /**
  * Micro-benchmark of the member index behind GET /api/users: 100,000 users in one organization.
  * Each case times what the store does per request: query, then `.slice(0, 20)` and `.length`
- * (mutations: remove, mutate, add, then the next query, which applies them).
+ * (mutations: replace a user by a changed copy, then the next query, which applies it). The users are the
+ * mock's own generated ones (src/seed/generate-state.ts), with list-order ties added.
  * Run: npx tsx --expose-gc bench/member-index.bench.ts   (--expose-gc makes the memory figures exact)
  */
-import { Faker, base, en } from '@faker-js/faker'
 import { readFileSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
 import { MemberIndex, type MemberFilter, type MemberIndexOptions } from '../src/domain/member-index/member-index.js'
-import type { Role, User } from '../src/domain/user.js'
+import type { User } from '../src/domain/user.js'
+import { streamState } from '../src/seed/generate-state.js'
 
 const USER_COUNT = 100_000
 const ITERATIONS = 2_000
 const ORGANIZATION_ID = 'org_aaaaaaaaaaaaaaaaaaaa'
-/** Most members are viewers, as in a real organization. */
-const ROLE_WEIGHTS: ReadonlyArray<{ weight: number; value: Role }> = [
-  { weight: 1, value: 'CLIENT_OWNER' },
-  { weight: 9, value: 'CLIENT_ADMIN' },
-  { weight: 80, value: 'CLIENT_VIEWER' },
-  { weight: 10, value: 'BOT_USER' },
-]
-
+/** Names to rename users to: another seed's. */
+const RENAME_NAMES = generateUsers(2, 64).map((user) => user.name)
 interface Timing {
   case: string
   'mean µs': number
@@ -30,29 +25,21 @@ interface Timing {
   matches: number | string
 }
 
-function generateUsers(faker: Faker, count: number): User[] {
-  const emails = new Set<string>()
+function generateUsers(seed: number, count: number): User[] {
+  const fixtures = { organizations: [{ id: ORGANIZATION_ID, name: 'Acme' }], users: [] }
   const start = Date.parse('2020-01-01T00:00:00.000Z')
-  return Array.from({ length: count }, (_, index) => {
-    const firstName = faker.person.firstName()
-    const lastName = faker.person.lastName()
-    let email = faker.internet.email({ firstName, lastName })
-    // CONTRACT §1: emails are unique (case-insensitive).
-    while (emails.has(email.toLowerCase())) email = faker.internet.email({ firstName, lastName })
-    emails.add(email.toLowerCase())
+  const users: User[] = []
+  for (const { id, email, name, role, organizationId, status } of streamState({
+    fixtures,
+    seed,
+    usersPerOrganization: count,
+  }).users) {
+    const index = users.length
     // Every tenth user shares the previous timestamp (bulk imports), so ids break ties.
     const createdAt = new Date(start + (index % 10 === 0 ? index - 1 : index) * 60_000).toISOString()
-    return {
-      id: `usr_${faker.string.alphanumeric({ length: 20, casing: 'lower' })}`,
-      email,
-      name: `${firstName} ${lastName}`,
-      role: faker.helpers.weightedArrayElement(ROLE_WEIGHTS),
-      organizationId: ORGANIZATION_ID,
-      status: 'ACTIVE',
-      createdAt,
-      updatedAt: createdAt,
-    }
-  })
+    users.push({ id, email, name, role, organizationId, status, createdAt, updatedAt: createdAt })
+  }
+  return users
 }
 
 /** The JS heap plus the typed arrays' storage, which lives outside it, once garbage is gone. */
@@ -124,14 +111,29 @@ async function buildIndex(
   return { index, ms, memoryMiB: (await measureMemoryMiB()) - memoryBefore }
 }
 
-function shuffle<Item>(faker: Faker, items: readonly Item[]): Item[] {
-  return faker.helpers.shuffle([...items])
+/** The items in an order of their own, the same on every run (Fisher–Yates with a small seeded PRNG). */
+function shuffle<Item>(items: readonly Item[]): Item[] {
+  const shuffled = [...items]
+  let state = 1
+  for (let last = shuffled.length - 1; last > 0; last--) {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0
+    const other = Math.floor((state / 2 ** 32) * (last + 1))
+    ;[shuffled[last], shuffled[other]] = [shuffled[other]!, shuffled[last]!]
+  }
+  return shuffled
 }
 
-function benchQueries(index: MemberIndex, users: User[], faker: Faker): Timing[] {
+/** Puts a changed copy of the user at `position` in the index's and the list's place of the user. */
+function replaceAt(index: MemberIndex, users: User[], position: number, change: (user: User) => User): void {
+  const user = users[position]!
+  const changed = change(user)
+  index.replace(user, changed)
+  users[position] = changed
+}
+
+function benchQueries(index: MemberIndex, users: User[], renameNames: readonly string[]): Timing[] {
   const threeLetterTerms = ['son', 'mar', 'ell', 'ber', 'ick', 'ott', 'ann', 'ley']
   const fiveLetterTerms = ['smith', 'marie', 'ellen', 'berge', 'chris', 'scott', 'annie', 'hayes']
-  const renameNames = Array.from({ length: 64 }, () => faker.person.fullName())
   return [
     timeCase("search 'ab'", () => readPage(index, { search: 'ab' })),
     timeCase("search 'son' (same term)", () => readPage(index, { search: 'son' })),
@@ -145,24 +147,24 @@ function benchQueries(index: MemberIndex, users: User[], faker: Faker): Timing[]
     timeCase('role, no search', () => readPage(index, { role: 'CLIENT_ADMIN' })),
     timeCase('no filter', () => readPage(index, {})),
     timeCase("rename, then search 'ab'", (i) => {
-      const user = users[(i * 7919) % users.length]!
-      index.remove(user)
-      user.name = renameNames[i % renameNames.length]!
-      index.add(user)
+      replaceAt(index, users, (i * 7919) % users.length, (user) => ({
+        ...user,
+        name: renameNames[i % renameNames.length]!,
+      }))
       return readPage(index, { search: 'ab' })
     }),
     timeCase("role change, then search 'ab'", (i) => {
-      const user = users[(i * 7919) % users.length]!
-      index.remove(user)
-      user.role = user.role === 'CLIENT_ADMIN' ? 'CLIENT_VIEWER' : 'CLIENT_ADMIN'
-      index.add(user)
+      replaceAt(index, users, (i * 7919) % users.length, (user) => ({
+        ...user,
+        role: user.role === 'CLIENT_ADMIN' ? 'CLIENT_VIEWER' : 'CLIENT_ADMIN',
+      }))
       return readPage(index, { search: 'ab' })
     }),
     timeCase("status change, then search 'ab'", (i) => {
-      const user = users[(i * 7919) % users.length]!
-      index.remove(user)
-      user.status = user.status === 'ACTIVE' ? 'SUSPENDED' : 'ACTIVE'
-      index.add(user)
+      replaceAt(index, users, (i * 7919) % users.length, (user) => ({
+        ...user,
+        status: user.status === 'ACTIVE' ? 'SUSPENDED' : 'ACTIVE',
+      }))
       return readPage(index, { search: 'ab' })
     }),
     timeCase("delete + re-add, then search 'ab'", (i) => {
@@ -177,7 +179,7 @@ function benchQueries(index: MemberIndex, users: User[], faker: Faker): Timing[]
 
 async function runConfiguration(label: string, options: MemberIndexOptions): Promise<void> {
   // Fresh users each time: the mutations of the previous run would turn renames into no-ops.
-  const users = generateUsers(new Faker({ locale: [en, base], seed: 1 }), USER_COUNT)
+  const users = generateUsers(1, USER_COUNT)
   const { index, ms, memoryMiB } = await buildIndex(users, options)
   console.log(`\n## ${label}: ${JSON.stringify(options)}`)
   const peakRssMiB = readPeakRssMiB()
@@ -185,7 +187,7 @@ async function runConfiguration(label: string, options: MemberIndexOptions): Pro
     `build ${round(ms)} ms, memory +${round(memoryMiB)} MiB (heap and typed arrays), rss ${round(process.memoryUsage().rss / 2 ** 20)} MiB` +
       (peakRssMiB === undefined ? '' : `, peak rss so far ${round(peakRssMiB)} MiB`),
   )
-  console.table(benchQueries(index, users, new Faker({ locale: [en, base], seed: 2 })))
+  console.table(benchQueries(index, users, RENAME_NAMES))
 }
 
 async function main(): Promise<void> {
@@ -198,8 +200,7 @@ async function main(): Promise<void> {
     ['bigrams only, without memo', { maxGramLength: 2, memoSize: 0 }],
   ]
   for (const [label, options] of configurations) await runConfiguration(label, options)
-  const faker = new Faker({ locale: [en, base], seed: 1 })
-  const shuffled = await buildIndex(shuffle(faker, generateUsers(faker, USER_COUNT)), {})
+  const shuffled = await buildIndex(shuffle(generateUsers(1, USER_COUNT)), {})
   console.log(`\nbuild from users in random order: ${round(shuffled.ms)} ms`)
 }
 

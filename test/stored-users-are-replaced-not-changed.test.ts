@@ -43,6 +43,7 @@ describe('a stored user is replaced by an update, never changed', () => {
     const before = store.getUser(owner, 'usr_viewer')
     const after = store.updateUser(owner, 'usr_viewer', { name: 'Victor Renamed', status: 'SUSPENDED' })
     expect(after).not.toBe(before)
+    expect([Object.isFrozen(before), Object.isFrozen(after)]).toEqual([true, true])
     expect(before).toMatchObject({ name: 'Victor Viewer', status: 'ACTIVE', updatedAt: '2024-01-09T09:00:00.000Z' })
     expect(after).toMatchObject({ name: 'Victor Renamed', status: 'SUSPENDED', updatedAt: LATER.toISOString() })
     expect(store.getUser(owner, 'usr_viewer')).toBe(after)

@@ -48,9 +48,10 @@ export const LEFT_OUT = [
       'time (test/member-index.test.ts holds both to a brute-force filter).',
     statements: {
       'src/domain/member-index/member-index.ts': [
-        'if (this.#pending.countNewUsers() > REBUILD_AFTER_NEW_USERS)',
+        'if (this.#pending.overflowed)',
         'if (deletedCount > REBUILD_AFTER_DELETED_MIN',
       ],
+      'src/domain/member-index/member-index-changes.ts': ['if (this.#newUsers > this.newUserLimit)'],
     },
   },
   {

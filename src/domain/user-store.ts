@@ -154,7 +154,7 @@ export class UserStore {
     if (changed.length === 0) return target
     this.changes++
     const updatedAt = this.nextUpdatedAt(target)
-    const updated: User = { ...target, ...changes, updatedAt }
+    const updated: User = Object.freeze({ ...target, ...changes, updatedAt })
     this.tenantOf(target.organizationId).members.replace(target, updated)
     this.users.set(updated.id, updated)
     this.onEvent({
@@ -261,7 +261,7 @@ function withToken(user: User, token: string | undefined): StoredUser {
 /**
  * The user without their token: the document's fields in its order, one object shape for every user (a copy
  * by spread of a rest object kept each user's fields out of the object, ~60 bytes more a user), then any
- * field a document of one's own adds.
+ * field a document of one's own adds. Frozen: snapshots share it, so a change would reach a reset's baseline.
  */
 function withoutToken(stored: StoredUser): User {
   const { id, email, name, role, organizationId, status, createdAt, updatedAt } = stored
@@ -271,7 +271,7 @@ function withoutToken(stored: StoredUser): User {
       ;(user as unknown as Record<string, unknown>)[key] = (stored as unknown as Record<string, unknown>)[key]
     }
   }
-  return user
+  return Object.freeze(user)
 }
 
 const UNKNOWN_TOKEN = 'The token is unknown or was revoked.'

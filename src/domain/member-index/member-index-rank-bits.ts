@@ -37,13 +37,16 @@ export class RankBits implements Ranks {
    * storage), so a caller reads it once per query.
    */
   view(): Int32Array {
+    const words = this.#words
     const ranks = new Int32Array(this.#length)
     let position = 0
-    for (let index = 0; index < this.#words.length; index++) {
-      let word = this.#words[index]!
+    for (let index = 0; index < words.length; index++) {
+      let word = words[index]! | 0
+      // The rank of a word's lowest set bit is its base minus the zeros above that bit.
+      const base = index * 32 + 31
       while (word !== 0) {
         const lowest = word & -word
-        ranks[position++] = index * 32 + 31 - Math.clz32(lowest)
+        ranks[position++] = base - Math.clz32(lowest)
         word ^= lowest
       }
     }
