@@ -63,11 +63,45 @@ describe('a stored user is replaced by an update, never changed', () => {
   })
 
   test("a user's token is not a field of the stored user, and a document's own fields are kept", () => {
-    const withDepartment = { ...STATE.users[1]!, department: 'Research' }
-    const store = new UserStore({ organizations: STATE.organizations, users: [STATE.users[0]!, withDepartment] })
+    // JSON.parse makes __proto__ an own field, as a fixture file read by a document of one's own would.
+    const extra = JSON.parse('{"department":"Research","__proto__":{"nickname":"Vic"}}') as object
+    const withExtras = { ...STATE.users[1]!, ...extra }
+    const store = new UserStore({ organizations: STATE.organizations, users: [STATE.users[0]!, withExtras] })
     const owner = store.authenticate('owner-token')
     expect(Object.keys(owner)).not.toContain('token')
-    expect(store.getUser(owner, 'usr_viewer')).toMatchObject({ department: 'Research' })
+    const viewer = store.getUser(owner, 'usr_viewer')
+    expect(Object.getPrototypeOf(viewer)).toBe(Object.prototype)
+    expect(JSON.parse(JSON.stringify(viewer))).toMatchObject({
+      department: 'Research',
+      ['__proto__']: { nickname: 'Vic' },
+    })
+  })
+
+  test('a request that waits (Prefer: delay) acts as its caller is once the wait is over', async () => {
+    const mock = await createUsersApiMock()
+    const send = (method: string, url: string, token: string, body?: unknown, prefer?: string) =>
+      mock.handle({
+        method,
+        url,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(prefer === undefined ? {} : { prefer }),
+        },
+        ...(body === undefined ? {} : { body: new TextEncoder().encode(JSON.stringify(body)) }),
+      })
+    const admin = await mock.handle({
+      method: 'GET',
+      url: '/api/users/me',
+      headers: { authorization: 'Bearer admin-token' },
+    })
+    const adminId = (JSON.parse(admin.body as string) as { data: { id: string } }).data.id
+    const viewers = await send('GET', '/api/users?role=CLIENT_VIEWER&limit=1', 'owner-token')
+    const viewerId = (JSON.parse(viewers.body as string) as { data: Array<{ id: string }> }).data[0]!.id
+    const waiting = send('DELETE', `/api/users/${viewerId}`, 'admin-token', undefined, 'delay=100')
+    expect((await send('PATCH', `/api/users/${adminId}`, 'owner-token', { role: 'CLIENT_VIEWER' })).status).toBe(200)
+    // A viewer may not delete: the demotion during the wait holds.
+    expect((await waiting).status).toBe(403)
   })
 
   test("mock.seed is a copy made at each read: changing one changes neither the next nor the mock's state", async () => {

@@ -114,6 +114,14 @@ export class UserStore {
     return user
   }
 
+  /**
+   * The user as the store holds them now: an update stores a new object, so one read before a wait may be
+   * out of date. A user deleted since is returned as they were.
+   */
+  current(user: User): User {
+    return this.users.get(user.id) ?? user
+  }
+
   listUsers(caller: User, query: ListQuery): UserPage {
     assertMayList(caller)
     const matches = this.tenantOf(caller.organizationId).members.query({
@@ -266,9 +274,15 @@ function withToken(user: User, token: string | undefined): StoredUser {
 function withoutToken(stored: StoredUser): User {
   const { id, email, name, role, organizationId, status, createdAt, updatedAt } = stored
   const user: User = { id, email, name, role, organizationId, status, createdAt, updatedAt }
-  for (const key in stored) {
+  for (const key of Object.keys(stored)) {
     if (key !== 'token' && !Object.hasOwn(user, key)) {
-      ;(user as unknown as Record<string, unknown>)[key] = (stored as unknown as Record<string, unknown>)[key]
+      // Defined, not assigned: a field named __proto__ stays a field, as the spread it replaces kept it.
+      Object.defineProperty(user, key, {
+        value: stored[key as keyof StoredUser],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      })
     }
   }
   return Object.freeze(user)

@@ -48,9 +48,11 @@ export function createEngine(options: EngineOptions): Engine {
       const segments = decodeSegments(path)
       assertUnderApi(request.method, path, segments) //                    404 outside the users API
       const store = options.store()
-      const caller = authenticate(request.headers['authorization'], store) // 401
-      role = caller.role
+      const authenticated = authenticate(request.headers['authorization'], store) // 401
+      role = authenticated.role
       await delayAsAsked(request.headers['prefer'], conditions) //         Prefer: delay, --latency
+      // Requests answered during the delay may have changed the caller: the handler acts as they are now.
+      const caller = store.current(authenticated)
       const match: RouteMatch = route(request.method, segments) //        404, 405 with Allow
       failAsAsked(request.headers['prefer'], conditions, match.operation.errorStatuses) // Prefer: code, --fail-rate
       assertBodySize(request.body) //                                      413
