@@ -1,5 +1,12 @@
+import { spawn } from 'node:child_process'
+import { closeSync, openSync } from 'node:fs'
+import { mkdtemp, readFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { afterEach, beforeAll, expect, test } from 'vitest'
-import { buildCliOnce, killRunningClis, runCli, startCli } from './support/cli-mock-process.js'
+import { loggerOptions } from '../src/server/request-log.js'
+import { buildCliOnce, killRunningClis, MAIN, ROOT, runCli, startCli, WITHIN_MS } from './support/cli-mock-process.js'
 
 // The mock's request log: one line a request that a person or a machine can read, and no secret in it.
 
@@ -32,6 +39,51 @@ test('on a pipe: one JSON line a request, with method, path, status, time and th
   expect(stdout).not.toContain('admin-token')
   expect(stdout).not.toContain('hidden')
   expect(stdout).not.toContain('"req"')
+})
+
+test('to a file: the same JSON lines, written as each answer goes out', async () => {
+  const file = join(await mkdtemp(join(tmpdir(), 'users-api-kit-log-')), 'mock.log')
+  // The file itself as its standard output, as `> mock.log` gives it (execa would put a pipe in between).
+  const fd = openSync(file, 'w')
+  const cli = spawn('node', [MAIN, 'mock', '--port', '0'], { cwd: ROOT, stdio: ['ignore', fd, 'inherit'] })
+  closeSync(fd)
+  try {
+    let banner = ''
+    for (const started = Date.now(); !banner.includes('Ctrl-C stops it.');) {
+      if (Date.now() - started > WITHIN_MS) throw new Error(`No banner in ${file} within ${WITHIN_MS} ms:\n${banner}`)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      banner = await readFile(file, 'utf8').catch(() => '')
+    }
+    const url = /API\s+(http:\/\/[^\s/]+:\d+)\/api\/users/.exec(banner)?.[1]
+    await fetch(`${url}/api/users?limit=2`, { headers: { authorization: 'Bearer admin-token' } })
+    const lines = (await readFile(file, 'utf8'))
+      .split('\n')
+      .filter((line) => line.startsWith('{') && line.includes('"url":"/api/'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+    expect(lines).toEqual([expect.objectContaining({ method: 'GET', statusCode: 200, role: 'CLIENT_ADMIN' })])
+  } finally {
+    const exited = new Promise((resolve) => cli.once('exit', resolve))
+    cli.kill('SIGTERM')
+    await exited
+  }
+})
+
+test('a file or /dev/null is written through process.stdout (synchronously), a pipe through pino', async () => {
+  const probe = `import('${pathToFileURL(join(ROOT, 'dist/cli/log-output.js')).href}').then((m) => console.error(m.logOutput()))`
+  const kindWith = async (stdout: 'pipe' | number): Promise<string> => {
+    const child = spawn('node', ['--input-type=module', '-e', probe], { stdio: ['ignore', stdout, 'pipe'] })
+    let said = ''
+    child.stderr?.on('data', (chunk: Buffer) => (said += chunk.toString()))
+    await new Promise((resolve) => child.once('close', resolve))
+    return said.trim()
+  }
+  const file = openSync(join(await mkdtemp(join(tmpdir(), 'users-api-kit-log-')), 'out.log'), 'w')
+  const devNull = openSync('/dev/null', 'w')
+  expect([await kindWith(file), await kindWith(devNull), await kindWith('pipe')]).toEqual(['file', 'file', 'pipe'])
+  closeSync(file)
+  closeSync(devNull)
+  expect(loggerOptions({ level: 'info', output: 'file' })).toEqual({ level: 'info', stream: process.stdout })
+  expect(loggerOptions({ level: 'info', output: 'pipe' })).toEqual({ level: 'info' })
 })
 
 test('--quiet and --log-level warn: no request lines; a bad level says which exist', async () => {

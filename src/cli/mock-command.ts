@@ -1,5 +1,6 @@
 import { createMockApp, serverUrl } from '../server/start-mock.js'
 import { loggerOptions } from '../server/request-log.js'
+import { logOutput } from './log-output.js'
 import { formatBanner } from './mock-banner.js'
 import { isLoopbackName } from '../http/loopback-guard.js'
 import { MOCK_USAGE, parseMockArgs, type MockArgs } from './parse-mock-args.js'
@@ -14,7 +15,7 @@ export async function runMockCommand(args: string[]): Promise<number | undefined
   try {
     const { app, state, mock, loadedStateFile, listen } = await createMockApp({
       ...options,
-      logger: loggerOptions({ level: options.logLevel, terminal: process.stdout.isTTY === true }),
+      logger: loggerOptions({ level: options.logLevel, output: logOutput() }),
     })
     await listen({ port: options.port, host: options.host })
     // Before the banner: whoever reads it as "ready" may send SIGTERM at once, and without a handler
