@@ -92,6 +92,22 @@ export function asRole(caller: User, role: User['role']): User {
   return { ...caller, role }
 }
 
+/**
+ * Stores a changed copy of a stored user in its place, as a broken update would: the store never changes a
+ * user object (they are frozen, and shared with the reset's baseline), so a break replaces it through the
+ * store's own maps and member index.
+ */
+export function storeChanged(store: UserStore, user: User, changes: Partial<User>): User {
+  const changed = Object.freeze({ ...user, ...changes })
+  const internals = store as unknown as {
+    users: Map<string, User>
+    tenants: Map<string, { members: { replace(before: User, after: User): void } }>
+  }
+  internals.tenants.get(user.organizationId)?.members.replace(user, changed)
+  internals.users.set(user.id, changed)
+  return changed
+}
+
 /** A user of any organization, by id (the store only answers within the caller's). */
 export function findAnywhere(store: UserStore, id: string): User | undefined {
   return store.tokens().find(({ user }) => user.id === id)?.user

@@ -10,6 +10,7 @@ import {
   rewriteJson,
   rewriteRequest,
   rewriteResponse,
+  storeChanged,
   withQuery,
   wrapEngine,
   wrapStore,
@@ -184,8 +185,10 @@ export const MUTANTS: Mutant[] = [
         if (caller.id !== id || (patch.role === undefined && patch.status === undefined))
           return original(caller, id, patch)
         const user = findAnywhere(store, id) as User
-        Object.assign(user, patch.role ? { role: patch.role } : {}, patch.status ? { status: patch.status } : {})
-        return user
+        return storeChanged(store, user, {
+          ...(patch.role ? { role: patch.role } : {}),
+          ...(patch.status ? { status: patch.status } : {}),
+        })
       })
     },
   },
@@ -413,7 +416,7 @@ export const MUTANTS: Mutant[] = [
       wrapStore(state, 'updateUser', (original, store) => (caller, id, patch) => {
         const user = original(caller, id, patch)
         if (patch.name !== undefined && patch.name !== patch.name.trim())
-          Object.assign(findAnywhere(store, id) ?? user, { name: patch.name })
+          return storeChanged(store, user, { name: patch.name })
         return user
       })
     },
@@ -423,10 +426,10 @@ export const MUTANTS: Mutant[] = [
     breaks: '§4 setting a field to its value changes nothing (updatedAt stays)',
     caughtBy: /updatedAt|no-op|changes nothing/i,
     apply({ state }) {
-      wrapStore(state, 'updateUser', (original) => (caller, id, patch) => {
+      wrapStore(state, 'updateUser', (original, store) => (caller, id, patch) => {
         const user = original(caller, id, patch)
-        user.updatedAt = new Date(Math.max(Date.now(), Date.parse(user.updatedAt) + 1)).toISOString()
-        return user
+        const updatedAt = new Date(Math.max(Date.now(), Date.parse(user.updatedAt) + 1)).toISOString()
+        return storeChanged(store, user, { updatedAt })
       })
     },
   },
@@ -438,8 +441,7 @@ export const MUTANTS: Mutant[] = [
       wrapStore(state, 'updateUser', (original, store) => (caller, id, patch) => {
         const user = findAnywhere(store, id)
         if (user?.status === 'INVITED' && patch.status && caller.role === OWNER) {
-          user.status = patch.status
-          return user
+          return storeChanged(store, user, { status: patch.status })
         }
         return original(caller, id, patch)
       })
