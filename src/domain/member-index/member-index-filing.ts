@@ -6,10 +6,10 @@ import { ROLES, type Role, type User } from '../user.js'
 
 /**
  * The index proper: every filed user has a rank, their position in list order, and every list
- * (everyone, each role, each n-gram) is a set of ranks (a RankList; RankBits for an n-gram most users
- * have). A user keeps their rank for as long as they are filed, renames and role changes included; a
- * deleted user's rank stays taken (with their user, for ordering) until the next rebuild, so a deletion
- * moves nobody else.
+ * (everyone, each role, each n-gram) is a set of ranks (a RankList; RankBits for an n-gram more
+ * than one user in 32 has). A user keeps their rank for as long as they are filed, renames and role
+ * changes included; a deleted user's rank stays taken (with their user, for ordering) until the next
+ * rebuild, so a deletion moves nobody else.
  *
  * @example
  * const filing = MemberFiling.build(members, 3)

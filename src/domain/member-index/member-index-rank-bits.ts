@@ -1,7 +1,7 @@
 import type { Ranks } from './member-index-rank-list.js'
 
 /**
- * A set of ranks as a bitmap, one bit a rank: what a posting list most users are on costs. A list of
+ * A set of ranks as a bitmap, one bit a rank: for a posting list that many users are on. A list of
  * more than one rank in 32 is smaller this way than as a RankList; 100,000 users share ~370 such n-grams
  * (their email's domain, common letters), 24 of the index's 33 MiB as Int32Arrays, 4.5 as bitmaps.
  *
