@@ -99,7 +99,7 @@ describe('answers reused while the state stands', () => {
     expect(calls()).toBe(2)
   })
 
-  test('at most 1,000 answers are kept, the least recently used going first', async () => {
+  test('at most 1,000 answers are kept, the oldest going first when none was read again', async () => {
     const { state, engine, calls } = countingEngine()
     const { handle } = cacheAnswers(engine, () => state.store, { simulates: false })
     for (let index = 0; index <= 1_000; index += 1) await handle({ ...me(), url: `/api/users?page=${index + 1}` })
@@ -107,6 +107,27 @@ describe('answers reused while the state stands', () => {
     await handle({ ...me(), url: '/api/users?page=1001' })
     expect(calls()).toBe(1_001)
     await handle({ ...me(), url: '/api/users?page=1' })
+    expect(calls()).toBe(1_002)
+  })
+
+  test('an answer read again outlives older answers nobody read again, and the newest answer is never the one to go', async () => {
+    const { state, engine, calls } = countingEngine()
+    const { handle, reuse } = cacheAnswers(engine, () => state.store, { simulates: false })
+    const page = (index: number) => ({ ...me(), url: `/api/users?page=${index}` })
+    for (let index = 1; index <= 1_000; index += 1) await handle(page(index))
+    expect(reuse(page(1))).toBeDefined()
+    await handle(page(1_001))
+    expect(reuse(page(1))).toBeDefined()
+    expect(reuse(page(2))).toBeUndefined()
+    expect(reuse(page(1_001))).toBeDefined()
+    // Every kept answer read again: the one just kept still stays, an older one goes.
+    for (let index = 3; index <= 1_001; index += 1) reuse(page(index))
+    reuse(page(1))
+    await handle(page(1_002))
+    expect(reuse(page(1_002))).toBeDefined()
+    expect([1, ...Array.from({ length: 999 }, (_, at) => at + 3)].filter((index) => !reuse(page(index)))).toHaveLength(
+      1,
+    )
     expect(calls()).toBe(1_002)
   })
 })

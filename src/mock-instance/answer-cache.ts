@@ -10,6 +10,8 @@ interface KeptAnswer {
   store: UserStore
   revision: number
   response: EngineResponse
+  /** Reused since the eviction sweep last passed it: it gets a second chance (`evictOne`). */
+  reused: boolean
 }
 
 /** The engine behind its cache of answers, and the cache's own door. */
@@ -28,8 +30,8 @@ export interface CachedEngine {
  * same state gets the same answer, so a page read again costs a lookup instead of a listing and its JSON.
  * An answer is kept with the store and revision it came from and never served after either moved. Requests
  * the engine answers differently each time are not kept: with a `Prefer` header, a body, or while the
- * mock simulates latency or failures (docs/contract.md §7). At most MAX_ANSWERS, the least recently used
- * going first.
+ * mock simulates latency or failures (docs/contract.md §7). At most MAX_ANSWERS: past it, the oldest answer
+ * not reused since it was last passed over goes (the "second chance" approximation of least recently used).
  *
  * @example
  * const { handle, reuse } = cacheAnswers(engine, () => state.store, { simulates: false })
@@ -46,9 +48,9 @@ export function cacheAnswers(
     const found = key === undefined ? undefined : kept.get(key)
     const current = store()
     if (key === undefined || !found || found.store !== current || found.revision !== current.revision) return undefined
-    // Most recently used last: Map keeps insertion order.
-    kept.delete(key)
-    kept.set(key, found)
+    // Marked, not moved: a Map's delete and set on every read churned its table, which V8 allocates
+    // anew in the old generation when a long-lived Map rehashes (~60 bytes a request, left for a full GC).
+    found.reused = true
     return found.response
   }
   const handle: Engine = async (request) => {
@@ -63,12 +65,26 @@ export function cacheAnswers(
     // then the answer is the one of this store at this revision.
     if (store() === current && current.revision === revision && response.status < 500) {
       kept.delete(key)
-      kept.set(key, { store: current, revision, response })
-      if (kept.size > MAX_ANSWERS) kept.delete(kept.keys().next().value as string)
+      // Room made first: the sweep never meets the answer it makes room for.
+      if (kept.size >= MAX_ANSWERS) evictOne(kept)
+      kept.set(key, { store: current, revision, response, reused: false })
     }
     return response
   }
   return { handle, reuse }
+}
+
+/**
+ * Forgets one answer, oldest first, passing over (and moving to the newest end) each one reused since it
+ * was kept or last passed over. Ends within one round: a passed-over answer is no longer marked.
+ */
+function evictOne(kept: Map<string, KeptAnswer>): void {
+  for (const [key, answer] of kept) {
+    kept.delete(key)
+    if (!answer.reused) return
+    answer.reused = false
+    kept.set(key, answer)
+  }
 }
 
 /**
