@@ -47,12 +47,16 @@ export const LEFT_OUT = [
       'A choice of speed, not of answers: when the member index files everyone anew rather than one change at a ' +
       'time (test/member-index.test.ts holds both to a brute-force filter).',
     statements: {
-      'src/domain/member-index/member-index.ts': [
-        'if (this.#pending.overflowed)',
-        'if (deletedCount > REBUILD_AFTER_DELETED_MIN',
-      ],
+      'src/domain/member-index/member-index.ts': ['if (deletedCount > REBUILD_AFTER_DELETED_MIN'],
       'src/domain/member-index/member-index-changes.ts': ['if (this.#newUsers > this.newUserLimit)'],
     },
+  },
+  {
+    reason:
+      'Reached only past 256 new users between two reads (a state import), which the contract suite never makes: ' +
+      "not every variant is a choice of speed (one skips the rebuild, and the new users' search), so " +
+      'test/member-index.test.ts ("the first query after a bulk load") holds it.',
+    statements: { 'src/domain/member-index/member-index.ts': ['if (this.#pending.overflowed)'] },
   },
   {
     reason:
