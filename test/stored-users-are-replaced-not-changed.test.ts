@@ -104,6 +104,63 @@ describe('a stored user is replaced by an update, never changed', () => {
     expect((await waiting).status).toBe(403)
   })
 
+  test.each([
+    ['suspended', (id: string) => ['PATCH', `/api/users/${id}`, { status: 'SUSPENDED' }] as const],
+    ['deleted', (id: string) => ['DELETE', `/api/users/${id}`, undefined] as const],
+  ])(
+    'a caller %s during the wait is refused once it is over (401), as a request arriving then is',
+    async (_, change) => {
+      const fixtures = {
+        ...STATE,
+        users: STATE.users.map((user) => (user.id === 'usr_viewer' ? { ...user, token: 'viewer-token' } : user)),
+      }
+      const mock = await createUsersApiMock({ fixtures, users: 0 })
+      const headers = (token: string, extra: Record<string, string> = {}) => ({
+        authorization: `Bearer ${token}`,
+        ...extra,
+      })
+      const waiting = mock.handle({
+        method: 'GET',
+        url: '/api/users/me',
+        headers: headers('viewer-token', { prefer: 'delay=100' }),
+      })
+      const unchanged = await mock.handle({
+        method: 'GET',
+        url: '/api/users/me',
+        headers: headers('viewer-token', { prefer: 'delay=1' }),
+      })
+      expect(unchanged.status).toBe(200)
+      const [method, url, body] = change('usr_viewer')
+      const changed = await mock.handle({
+        method,
+        url,
+        headers: headers('owner-token', body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(body === undefined ? {} : { body: new TextEncoder().encode(JSON.stringify(body)) }),
+      })
+      expect(changed.status).toBeLessThan(300)
+      const answer = await waiting
+      expect(answer.status).toBe(401)
+      expect(answer.headers['www-authenticate']).toContain('invalid_token')
+    },
+  )
+
+  test('a request that waits over a reset acts on the state as it is after it', async () => {
+    const mock = await createUsersApiMock({ fixtures: STATE, users: 0 })
+    const owner = { authorization: 'Bearer owner-token', 'content-type': 'application/json' }
+    const rename = (name: string, prefer?: string) =>
+      mock.handle({
+        method: 'PATCH',
+        url: '/api/users/usr_viewer',
+        headers: prefer === undefined ? owner : { ...owner, prefer },
+        body: new TextEncoder().encode(JSON.stringify({ name })),
+      })
+    const waiting = rename('Renamed Late', 'delay=100')
+    mock.reset()
+    expect((await waiting).status).toBe(200)
+    const viewer = await mock.handle({ method: 'GET', url: '/api/users/usr_viewer', headers: owner })
+    expect((JSON.parse(viewer.body as string) as { data: { name: string } }).data.name).toBe('Renamed Late')
+  })
+
   test("mock.seed is a copy made at each read: changing one changes neither the next nor the mock's state", async () => {
     const mock = await createUsersApiMock({ fixtures: STATE, users: 0 })
     const first = mock.seed

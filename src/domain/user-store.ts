@@ -114,14 +114,6 @@ export class UserStore {
     return user
   }
 
-  /**
-   * The user as the store holds them now: an update stores a new object, so one read before a wait may be
-   * out of date. A user deleted since is returned as they were.
-   */
-  current(user: User): User {
-    return this.users.get(user.id) ?? user
-  }
-
   listUsers(caller: User, query: ListQuery): UserPage {
     assertMayList(caller)
     const matches = this.tenantOf(caller.organizationId).members.query({

@@ -47,12 +47,17 @@ export function createEngine(options: EngineOptions): Engine {
       const { path, searchParams } = splitTarget(request.url)
       const segments = decodeSegments(path)
       assertUnderApi(request.method, path, segments) //                    404 outside the users API
-      const store = options.store()
-      const authenticated = authenticate(request.headers['authorization'], store) // 401
-      role = authenticated.role
-      await delayAsAsked(request.headers['prefer'], conditions) //         Prefer: delay, --latency
-      // Requests answered during the delay may have changed the caller: the handler acts as they are now.
-      const caller = store.current(authenticated)
+      let store = options.store()
+      let caller = authenticate(request.headers['authorization'], store) // 401
+      role = caller.role
+      const waited = await delayAsAsked(request.headers['prefer'], conditions) // Prefer: delay, --latency
+      if (waited) {
+        // Requests answered during the wait may have changed, suspended or deleted the caller, or reset the
+        // state: the request goes on as if it arrived now, its token read again (401).
+        store = options.store()
+        caller = authenticate(request.headers['authorization'], store)
+        role = caller.role
+      }
       const match: RouteMatch = route(request.method, segments) //        404, 405 with Allow
       failAsAsked(request.headers['prefer'], conditions, match.operation.errorStatuses) // Prefer: code, --fail-rate
       assertBodySize(request.body) //                                      413

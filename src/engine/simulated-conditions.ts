@@ -23,15 +23,20 @@ function parsePrefer(header: string | undefined): { code?: number; delay?: numbe
   return preferences
 }
 
-/** Waits as `Prefer: delay` and `--latency` ask: only for an authenticated caller (CONTRACT §3 order). */
-export async function delayAsAsked(prefer: string | undefined, conditions: SimulatedConditions): Promise<void> {
-  if (prefer === undefined && !conditions.latency) return
+/**
+ * Waits as `Prefer: delay` and `--latency` ask: only for an authenticated caller (CONTRACT §3 order).
+ * Resolves to whether it waited.
+ */
+export async function delayAsAsked(prefer: string | undefined, conditions: SimulatedConditions): Promise<boolean> {
+  if (prefer === undefined && !conditions.latency) return false
   const { delay } = parsePrefer(prefer)
   const random = conditions.random ?? Math.random
   const latency = conditions.latency
   const wait = delay ?? (latency ? latency.min + random() * (latency.max - latency.min) : 0)
   // The global timer: the engine runs in browsers and workers as well as Node.
-  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(wait, MAX_DELAY_MS)))
+  if (!(wait > 0)) return false
+  await new Promise((resolve) => setTimeout(resolve, Math.min(wait, MAX_DELAY_MS)))
+  return true
 }
 
 /** After routing: `--fail-rate` and `Prefer: code=NNN` answer an error instead of the operation. */
