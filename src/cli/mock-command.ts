@@ -1,6 +1,5 @@
 import { createMockApp, serverUrl } from '../server/start-mock.js'
 import { loggerOptions } from '../server/request-log.js'
-import { logOutput } from './log-output.js'
 import { formatBanner } from './mock-banner.js'
 import { isLoopbackName } from '../http/loopback-guard.js'
 import { MOCK_USAGE, parseMockArgs, type MockArgs } from './parse-mock-args.js'
@@ -15,7 +14,7 @@ export async function runMockCommand(args: string[]): Promise<number | undefined
   try {
     const { app, state, mock, loadedStateFile, listen } = await createMockApp({
       ...options,
-      logger: loggerOptions({ level: options.logLevel, output: logOutput() }),
+      logger: loggerOptions({ level: options.logLevel, terminal: process.stdout.isTTY === true }),
     })
     await listen({ port: options.port, host: options.host })
     // Before the banner: whoever reads it as "ready" may send SIGTERM at once, and without a handler
@@ -90,9 +89,10 @@ function closeOnSignals(app: Closable): void {
       app.server.closeAllConnections()
     }, GRACE_MS)
     app.close().then(
-      () => {
+      async () => {
         clearInterval(endIdleConnections)
         clearTimeout(endAllConnections)
+        await stdoutDrained(GRACE_MS)
         process.exit(0)
       },
       (error: unknown) => {
@@ -103,4 +103,19 @@ function closeOnSignals(app: Closable): void {
   }
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
+}
+
+/**
+ * Request lines a pipe's reader has not taken yet wait in `process.stdout`, which `process.exit` drops: they
+ * are written first, for as long as the reader takes up to `withinMs`.
+ */
+function stdoutDrained(withinMs: number): Promise<void> {
+  if (process.stdout.writableLength === 0) return Promise.resolve()
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, withinMs)
+    process.stdout.once('drain', () => {
+      clearTimeout(timer)
+      resolve()
+    })
+  })
 }

@@ -10,32 +10,28 @@ import type { AnsweredRequest } from './engine-listener.js'
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const
 export type LogLevel = (typeof LOG_LEVELS)[number]
 
-/** Where the mock's standard output goes, which decides how its lines are written. */
-export type LogOutput = 'terminal' | 'file' | 'pipe'
-
 /**
  * The mock's logger: one line a request, JSON lines for machines, a short readable line at a terminal
  * (colours only there, and never under NO_COLOR). The Authorization header is never logged: the line
  * holds method, path, status, time and the caller's role, nothing else of the request.
  *
- * To a file (`> mock.log`, /dev/null) the lines go through `process.stdout`, which Node writes to a file
- * synchronously: a line is one cheap system call, where pino's own destination writes asynchronously and
- * hands each write to libuv's thread pool (about a fifth of the requests a second, a line each; BENCHMARKS.md).
- * To a pipe they keep pino's asynchronous writes: a synchronous write to a pipe that nobody drains would
- * stop the mock.
+ * JSON lines go through `process.stdout`: Node writes a file (`> mock.log`, /dev/null) synchronously, a line
+ * one cheap system call, where pino's own destination hands each write to libuv's thread pool (about a fifth
+ * of the requests a second; BENCHMARKS.md); to a pipe it queues what a slow or stopped reader has not taken
+ * (the mock never waits for it) and writes it out before the mock exits. Pino's destination lost a line when
+ * a pipe filled up.
  *
  * @example
- * Fastify({ logger: loggerOptions({ level: 'info', output: 'pipe' }) })
+ * Fastify({ logger: loggerOptions({ level: 'info', terminal: process.stdout.isTTY === true }) })
  */
 export function loggerOptions({
   level,
-  output,
+  terminal,
 }: {
   level: LogLevel
-  output: LogOutput
+  terminal: boolean
 }): FastifyServerOptions['logger'] {
-  if (output === 'file') return { level, stream: process.stdout }
-  if (output === 'pipe') return { level }
+  if (!terminal) return { level, stream: process.stdout }
   return {
     level,
     transport: {
