@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs'
 import { Agent } from 'node:http'
 import { connect, type Socket } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
-import { MAX_CONNECTIONS, MAX_EVENT_STREAMS } from '../src/server/connection-guard.js'
+import { createServer } from 'node:http'
+import { guardConnections, MAX_CONNECTIONS, MAX_EVENT_STREAMS } from '../src/server/connection-guard.js'
 import { startMock, type RunningMock } from '../src/server/start-mock.js'
 import { buildCliOnce, killRunningClis, startCli } from './support/cli-mock-process.js'
 import { renameOnAgent } from './support/kept-alive-patch.js'
@@ -104,6 +105,35 @@ describe('every kind of connection counts toward the cap', () => {
     await pause(200)
     expect(received).toContain('Streamed Name')
   }, 30_000)
+})
+
+describe('which connection goes when there are too many', () => {
+  test('a connection idle after its answer goes before an older one still being answered', async () => {
+    const server = createServer((request, response) => {
+      if (request.url !== '/slow') response.end('ok')
+    })
+    guardConnections(server, { maxConnections: 3 })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const { port } = server.address() as { port: number }
+    try {
+      const url = `http://127.0.0.1:${port}`
+      const get = (path: string) => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`
+      const [answering] = await open(url, 1, get('/slow'))
+      const [firstIdle] = await open(url, 1, get('/'))
+      const [secondIdle] = await open(url, 1, get('/'))
+      await pause(200)
+      await open(url, 1, get('/'))
+      await pause(200)
+      expect([answering, firstIdle, secondIdle].map((socket) => socket !== undefined && isOpen(socket))).toEqual([
+        true,
+        false,
+        true,
+      ])
+    } finally {
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+    }
+  })
 })
 
 describe('a flood of event streams beside a normal client (the CLI)', () => {

@@ -12,8 +12,8 @@ interface Connection {
   socket: Socket
   /** The request being read or answered; undefined before the first one. */
   request?: IncomingMessage
-  /** Between `request` and the end of its response. */
-  answering: boolean
+  /** Its response: being answered until it is finished or destroyed (read at eviction, not a listener a request). */
+  response?: ServerResponse
   /** An event stream: answered for as long as it stays open. */
   stream: boolean
 }
@@ -25,8 +25,8 @@ interface Connection {
  */
 const EVICTION_ORDER: Array<(connection: Connection) => boolean> = [
   (connection) => connection.request === undefined,
-  (connection) => connection.answering && connection.request?.complete === false,
-  (connection) => !connection.answering,
+  (connection) => isAnswering(connection) && connection.request?.complete === false,
+  (connection) => !isAnswering(connection),
   (connection) => !connection.stream,
   () => true,
 ]
@@ -56,7 +56,7 @@ export function guardConnections(server: Server, limits: ConnectionLimits = {}):
   const maxStreams = limits.maxStreams ?? MAX_EVENT_STREAMS
   const connections = new Map<Socket, Connection>()
   server.on('connection', (socket: Socket) => {
-    connections.set(socket, { socket, answering: false, stream: false })
+    connections.set(socket, { socket, stream: false })
     socket.once('close', () => connections.delete(socket))
     if (connections.size > maxConnections) close(closeFirst(connections.values(), EVICTION_ORDER, socket))
   })
@@ -64,10 +64,7 @@ export function guardConnections(server: Server, limits: ConnectionLimits = {}):
     const connection = connections.get(request.socket)
     if (connection === undefined) return
     connection.request = request
-    connection.answering = true
-    response.once('close', () => {
-      if (connection.request === request) connection.answering = false
-    })
+    connection.response = response
   })
   return {
     holdStream(request) {
@@ -85,6 +82,10 @@ export function guardConnections(server: Server, limits: ConnectionLimits = {}):
     connections.delete(socket)
     socket.destroy()
   }
+}
+
+function isAnswering({ response }: Connection): boolean {
+  return response !== undefined && !response.writableFinished && !response.destroyed
 }
 
 /** The oldest connection of the first kind that has one, never `newest`. */
