@@ -35,9 +35,8 @@ export async function compareThroughput(
     bare = await startServer(bareLaunch(bodiesFile))
     const throughput: Report['throughput'] = []
     for (const route of ROUTES) {
-      // The logging mock starts when its row comes, not with the others: a Node 22 server left idle for a
-      // minute answers up to a third fewer requests from then on, bare Fastify's too (after V8's memory
-      // reducer ran; BENCHMARKS.md), and bare Fastify, busy in every row, never idles that long here.
+      // Started when its row comes: bare Fastify, busy in every row, never idles long, and a Node 22 server
+      // idle for a minute stays slower (BENCHMARKS.md, "Why Node 22 missed the logs row").
       if (route.mock === 'logging') mocks.logging ??= await startLoggingMock()
       for (const server of [bare, mocks[route.mock]!]) {
         if ((await fetchText(`${server.url}${route.path}`)) !== bodies.get(route.path)) {

@@ -141,6 +141,8 @@ describe('a stored user is replaced by an update, never changed', () => {
       const answer = await waiting
       expect(answer.status).toBe(401)
       expect(answer.headers['www-authenticate']).toContain('invalid_token')
+      // Not authenticated: no role for the request log, as for a 401 on arrival.
+      expect(answer.role).toBeUndefined()
     },
   )
 

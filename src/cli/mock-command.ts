@@ -20,6 +20,9 @@ export async function runMockCommand(args: string[]): Promise<number | undefined
     // Before the banner: whoever reads it as "ready" may send SIGTERM at once, and without a handler
     // that signal kills the process (no clean close, no exit code 0).
     closeOnSignals(app)
+    // The request log is best effort: a reader that goes away (`| head`, a log shipper restarting) ends it,
+    // not the mock, which would die of the EPIPE as an unhandled 'error'.
+    process.stdout.on('error', () => undefined)
     console.log(
       formatBanner({
         url: serverUrl(app),
@@ -107,15 +110,16 @@ function closeOnSignals(app: Closable): void {
 
 /**
  * Request lines a pipe's reader has not taken yet wait in `process.stdout`, which `process.exit` drops: they
- * are written first, for as long as the reader takes up to `withinMs`.
+ * are written first, for as long as the reader takes up to `withinMs`. Polled: `drain` comes only after a
+ * write that filled the stream's buffer, not for a shorter queue.
  */
 function stdoutDrained(withinMs: number): Promise<void> {
-  if (process.stdout.writableLength === 0) return Promise.resolve()
+  const until = Date.now() + withinMs
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, withinMs)
-    process.stdout.once('drain', () => {
-      clearTimeout(timer)
-      resolve()
-    })
+    const check = (): void => {
+      if (process.stdout.writableLength === 0 || process.stdout.destroyed || Date.now() >= until) resolve()
+      else setTimeout(check, 10)
+    }
+    check()
   })
 }

@@ -55,6 +55,7 @@ export function createEngine(options: EngineOptions): Engine {
         // Requests answered during the wait may have changed, suspended or deleted the caller, or reset the
         // state: the request goes on as if it arrived now, its token read again (401).
         store = options.store()
+        role = undefined
         caller = authenticate(request.headers['authorization'], store)
         role = caller.role
       }

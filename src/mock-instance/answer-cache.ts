@@ -48,8 +48,8 @@ export function cacheAnswers(
     const found = key === undefined ? undefined : kept.get(key)
     const current = store()
     if (key === undefined || !found || found.store !== current || found.revision !== current.revision) return undefined
-    // Marked, not moved: a Map's delete and set on every read churned its table, which V8 allocates
-    // anew in the old generation when a long-lived Map rehashes (~60 bytes a request, left for a full GC).
+    // Marked, not moved: a delete and a set on every read made V8 rehash this long-lived Map's table again
+    // and again, each new table in the old generation, which then filled under load (BENCHMARKS.md).
     found.reused = true
     return found.response
   }
