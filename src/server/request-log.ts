@@ -18,7 +18,7 @@ export type LogLevel = (typeof LOG_LEVELS)[number]
  * JSON lines go through `process.stdout`: Node writes a file (`> mock.log`, /dev/null) synchronously, a line
  * one cheap system call, where pino's own destination hands each write to libuv's thread pool (about a fifth
  * of the requests a second; BENCHMARKS.md); to a pipe it queues what a slow or stopped reader has not taken
- * (the mock never waits for it) and writes it out before the mock exits. Pino's destination lost a line when
+ * (the mock never waits for it) and writes it out before the mock exits. Pino's destination could lose a line when
  * a pipe filled up.
  *
  * @example
