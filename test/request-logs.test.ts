@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { afterEach, beforeAll, expect, test } from 'vitest'
 import { loggerOptions } from '../src/server/request-log.js'
 import { freePort } from './support/free-port.js'
+import { startGroup, stopGroup } from './support/process-groups.js'
 import { buildCliOnce, killRunningClis, MAIN, ROOT, runCli, startCli, WITHIN_MS } from './support/cli-mock-process.js'
 
 // The mock's request log: one line a request that a person or a machine can read, and no secret in it.
@@ -78,67 +79,70 @@ test('JSON lines go through process.stdout (a file, /dev/null, a pipe); a termin
 })
 
 /**
- * The mock with its stdout a pipe nobody reads until a second after SIGTERM (then `cat` does): `requests`
- * answered `GET /me`s, the request lines read in the end, and how long the mock took to exit once they
- * began to be read. A shell holds the pipe: a pipe to this process would be read by Node in the background.
+ * The mock with its stdout piped into `reader` (a shell command; "$3" and on are `readerArgs`), the pipeline one
+ * process group that `stopGroup` ends whole. Resolves once the mock answers. A shell holds the pipe: a pipe to
+ * this process would be read by Node in the background.
+ */
+async function mockPipedInto(reader: string, readerArgs: string[] = []) {
+  const port = await freePort()
+  const pidFile = join(await mkdtemp(join(tmpdir(), 'users-api-kit-pipe-')), 'pid')
+  const script = `{ node "$0" mock --port "$1" & echo $! > "$2"; wait; } | ${reader}`
+  const group = startGroup('sh', ['-c', script, MAIN, String(port), pidFile, ...readerArgs], { cwd: ROOT })
+  const url = `http://127.0.0.1:${port}/api/users/me`
+  const answers = () =>
+    fetch(url).then(
+      (answer) => answer.status === 401,
+      () => false,
+    )
+  for (const started = Date.now(); !(await answers());) {
+    if (Date.now() - started > WITHIN_MS) {
+      await stopGroup(group.pid)
+      throw new Error(`The mock did not answer on port ${port} within ${WITHIN_MS} ms:\n${group.output()}`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  return { url, group, mockPid: Number(await readFile(pidFile, 'utf8')) }
+}
+
+/** `count` GET /api/users/me as the owner, one after another: their statuses. */
+async function getMe(url: string, count: number): Promise<number[]> {
+  const statuses: number[] = []
+  for (let index = 0; index < count; index++) {
+    const answer = await fetch(url, {
+      headers: { authorization: 'Bearer owner-token' },
+      signal: AbortSignal.timeout(WITHIN_MS),
+    })
+    await answer.arrayBuffer()
+    statuses.push(answer.status)
+  }
+  return statuses
+}
+
+/**
+ * `requests` answered into a pipe nobody reads until a second after SIGTERM (then `cat` does): their
+ * statuses, the request lines read in the end, and how long the mock took to exit once they began to be read.
  */
 async function onAnUnreadPipe(requests: number): Promise<{ statuses: number[]; lines: string[]; exitMs: number }> {
-  const port = await freePort()
-  const dir = await mkdtemp(join(tmpdir(), 'users-api-kit-pipe-'))
-  const [pidFile, readNow] = [join(dir, 'pid'), join(dir, 'read-now')]
-  const script =
-    '{ node "$0" mock --port "$1" & echo $! > "$2"; wait; } | { while [ ! -e "$3" ]; do sleep 0.05; done; exec cat; }'
-  const shell = spawn('sh', ['-c', script, MAIN, String(port), pidFile, readNow], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  let stdout = ''
-  shell.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-  const closed = new Promise((resolve) => shell.once('close', resolve))
-  const statuses: number[] = []
-  let exitMs = Number.NaN
-  let pid: number | undefined
+  const readNow = join(await mkdtemp(join(tmpdir(), 'users-api-kit-pipe-')), 'read-now')
+  const { url, group, mockPid } = await mockPipedInto('{ while [ ! -e "$3" ]; do sleep 0.05; done; exec cat; }', [
+    readNow,
+  ])
   try {
-    const url = `http://127.0.0.1:${port}/api/users/me`
-    for (
-      const started = Date.now();
-      !(await fetch(url).then(
-        (answer) => answer.status === 401,
-        () => false,
-      ));
-    ) {
-      if (Date.now() - started > WITHIN_MS)
-        throw new Error(`The mock did not answer on port ${port} within ${WITHIN_MS} ms.`)
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
-    pid = Number(await readFile(pidFile, 'utf8'))
-    for (let index = 0; index < requests; index++) {
-      const answer = await fetch(url, {
-        headers: { authorization: 'Bearer owner-token' },
-        signal: AbortSignal.timeout(WITHIN_MS),
-      })
-      await answer.arrayBuffer()
-      statuses.push(answer.status)
-    }
-    process.kill(pid, 'SIGTERM')
+    const statuses = await getMe(url, requests)
+    process.kill(mockPid, 'SIGTERM')
     await new Promise((resolve) => setTimeout(resolve, 1_000))
     const reading = performance.now()
     await writeFile(readNow, '')
-    await closed
-    exitMs = performance.now() - reading
+    await group.process
+    const exitMs = performance.now() - reading
+    const lines = group
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{') && line.includes('"statusCode":200'))
+    return { statuses, lines, exitMs }
   } finally {
-    // Gone already, unless the test failed on the way.
-    if (pid !== undefined) {
-      try {
-        process.kill(pid, 'SIGKILL')
-      } catch {
-        // ESRCH: it had exited
-      }
-    }
-    shell.kill('SIGKILL')
+    await stopGroup(group.pid)
   }
-  const lines = stdout.split('\n').filter((line) => line.startsWith('{') && line.includes('"statusCode":200'))
-  return { statuses, lines, exitMs }
 }
 
 test('on a pipe nobody reads: the mock keeps answering, and writes every line out when it stops', async () => {
@@ -158,55 +162,16 @@ test('a few KB queued for a pipe at the stop: written, and the mock exits as soo
 }, 60_000)
 
 test('a reader that goes away (| head -c 100): the mock keeps answering, and stops at once when told', async () => {
-  const port = await freePort()
-  const pidFile = join(await mkdtemp(join(tmpdir(), 'users-api-kit-pipe-')), 'pid')
-  const script = '{ node "$0" mock --port "$1" & echo $! > "$2"; wait; } | head -c 100 > /dev/null'
-  const shell = spawn('sh', ['-c', script, MAIN, String(port), pidFile], {
-    cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  })
-  let stderr = ''
-  shell.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  const closed = new Promise((resolve) => shell.once('close', resolve))
-  let pid: number | undefined
+  const { url, group, mockPid } = await mockPipedInto('head -c 100 > /dev/null')
   try {
-    const url = `http://127.0.0.1:${port}/api/users/me`
-    for (
-      const started = Date.now();
-      !(await fetch(url).then(
-        (answer) => answer.status === 401,
-        () => false,
-      ));
-    ) {
-      if (Date.now() - started > WITHIN_MS)
-        throw new Error(`The mock did not answer on port ${port} within ${WITHIN_MS} ms.`)
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
-    pid = Number(await readFile(pidFile, 'utf8'))
-    const statuses: number[] = []
-    for (let index = 0; index < 50; index++) {
-      const answer = await fetch(url, {
-        headers: { authorization: 'Bearer owner-token' },
-        signal: AbortSignal.timeout(WITHIN_MS),
-      })
-      await answer.arrayBuffer()
-      statuses.push(answer.status)
-    }
-    expect(statuses.filter((status) => status !== 200)).toEqual([])
+    expect((await getMe(url, 50)).filter((status) => status !== 200)).toEqual([])
     const stopping = performance.now()
-    process.kill(pid, 'SIGTERM')
-    await closed
+    process.kill(mockPid, 'SIGTERM')
+    await group.process
     expect(performance.now() - stopping).toBeLessThan(3_000)
-    expect(stderr).not.toContain('EPIPE')
+    expect(group.output()).not.toContain('EPIPE')
   } finally {
-    if (pid !== undefined) {
-      try {
-        process.kill(pid, 'SIGKILL')
-      } catch {
-        // ESRCH: it had exited
-      }
-    }
-    shell.kill('SIGKILL')
+    await stopGroup(group.pid)
   }
 }, 60_000)
 
