@@ -1,9 +1,13 @@
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { describe, expect, test } from 'vitest'
 import {
   declaredName,
   LEFT_OUT,
+  LEFT_OUT_KINDS,
+  linesBeginning,
   statementSource,
   strykerPlugins,
 } from '../contract-tests/mutation/left-out-mutants.mjs'
@@ -112,5 +116,70 @@ describe('what the mutation run leaves out', () => {
     expect(seen.ignored.has('splitTarget/path')).toBe(false)
     // `describe` is left out of validation-issues.ts; a `describe` elsewhere would not be.
     expect(walk('src/engine/validation-issues.ts').ignored.has('describe')).toBe(true)
+  })
+})
+
+/** A mutant as Stryker's instrumenter reports it (its location's lines count from 0). */
+interface Mutant {
+  mutatorName: string
+  replacement: string
+  location: { start: { line: number } }
+  status?: string
+  statusReason?: string
+}
+interface Instrumenter {
+  instrument(
+    files: Array<{ name: string; mutate: true; content: string }>,
+    options: object,
+  ): Promise<{ mutants: Mutant[] }>
+}
+const { Instrumenter } = (await import(
+  pathToFileURL(createRequire(import.meta.url).resolve('@stryker-mutator/instrumenter')).href
+)) as { Instrumenter: new (logger: object) => Instrumenter }
+
+/** The file's mutants as `npm run mutation` makes them: Stryker's own instrumenter, with the plugin. */
+async function instrument(file: string, content = readFileSync(file, 'utf8')): Promise<Mutant[]> {
+  const quiet = () => undefined
+  const logger = { debug: quiet, info: quiet, warn: quiet, error: quiet, isDebugEnabled: () => false }
+  const options = { plugins: null, excludedMutations: [], ignorers: [strykerPlugins[0].value], noHeader: true }
+  const { mutants } = await new Instrumenter(logger).instrument([{ name: file, mutate: true, content }], options)
+  return mutants
+}
+
+function filesUnder(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesUnder(join(folder, entry.name)) : [join(folder, entry.name)],
+  )
+}
+
+describe('variants left out by kind, on one line', () => {
+  test('the code carries no mark for the mutation tool: what is left out, and why, is in its setup', () => {
+    const marked = filesUnder('src').filter((file) => /Stryker (?:disable|restore)/.test(readFileSync(file, 'utf8')))
+    expect(marked).toEqual([])
+  })
+
+  test.each(LEFT_OUT_KINDS)(
+    '$file: "$line" leaves out its $mutators variants, and only those',
+    async ({ file, line, mutators, reason }) => {
+      const [lineNumber] = linesBeginning(readFileSync(file, 'utf8'), line)
+      expect(lineNumber, `one line of ${file} begins ${line}`).toBeDefined()
+      const onLine = (await instrument(file)).filter((mutant) => mutant.location.start.line + 1 === lineNumber)
+      const leftOut = (mutant: Mutant) => mutators.includes('all') || mutators.includes(mutant.mutatorName)
+      for (const mutant of onLine) {
+        const seen = `${mutant.mutatorName} ${mutant.replacement}`
+        if (leftOut(mutant)) expect({ seen, reason: mutant.statusReason }).toEqual({ seen, reason })
+        else expect({ seen, reason: mutant.statusReason }).not.toEqual({ seen, reason })
+      }
+      // Each kind named still makes a variant there: a listing that leaves out nothing is stale.
+      for (const mutator of mutators.filter((name) => name !== 'all'))
+        expect(onLine.map(({ mutatorName }) => mutatorName)).toContain(mutator)
+      expect(onLine.filter(leftOut).length).toBeGreaterThan(0)
+    },
+  )
+
+  test('a line named that is no longer there stops the run, rather than putting its variants back under test', async () => {
+    const { file, line } = LEFT_OUT_KINDS[0]!
+    const changed = readFileSync(file, 'utf8').replace(line, line.replace('segment', 'part'))
+    await expect(instrument(file, changed)).rejects.toThrow(/has 0 lines beginning/)
   })
 })

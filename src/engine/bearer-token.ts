@@ -9,7 +9,6 @@ export type BearerCredentials =
  */
 export function readBearerToken(header: string | undefined): BearerCredentials {
   if (header === undefined) return { kind: 'missing' }
-  // Stryker disable next-line Regex: `$` after `.*`, or one space for `[ ]+` before a group that is trimmed, read the same (the line's other variants are killed)
   const match = /^Bearer(?:[ ]+(.*))?$/i.exec(trimSpacesAndTabs(header))
   if (!match) return { kind: 'not-bearer' }
   const token = trimSpacesAndTabs(match[1] ?? '')

@@ -94,9 +94,7 @@ function splitTarget(url: string): { path: string; searchParams: URLSearchParams
   const target = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '')
   const queryStart = target.indexOf('?')
   const path = queryStart === -1 ? target : target.slice(0, queryStart)
-  // Stryker disable next-line UnaryOperator: without a '?', whatever is read is unknown parameters, which are ignored
   const query = queryStart === -1 ? '' : target.slice(queryStart + 1).split('#')[0]
-  // Stryker disable next-line StringLiteral: origin-form targets always start with /
   return { path: path.startsWith('/') ? path : `/${path}`, searchParams: new URLSearchParams(query) }
 }
 

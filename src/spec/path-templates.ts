@@ -80,6 +80,5 @@ function literalCount(template: PathTemplate): number {
 }
 
 function isParameter(segment: string): boolean {
-  // Stryker disable next-line LogicalOperator,StringLiteral: no template of the document has a brace but around a parameter
   return segment.startsWith('{') && segment.endsWith('}')
 }

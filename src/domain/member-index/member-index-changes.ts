@@ -22,7 +22,6 @@ export interface MemberChange {
  */
 export function toMember(user: User): Member {
   // String.prototype.toLowerCase, never toLocaleLowerCase: CONTRACT §4 search is locale-independent.
-  // Stryker disable next-line UnaryOperator: the rank is set when the member is filed, before anything reads it
   return { user, role: user.role, lowerName: lowerCase(user.name), lowerEmail: lowerCase(user.email), rank: -1 }
 }
 

@@ -124,7 +124,6 @@ export class MemberFiling {
       this.withRole(before.role).delete(rank)
       this.withRole(after.role).add(rank)
     }
-    // Stryker disable next-line BlockStatement,ConditionalExpression,EqualityOperator: a choice of speed, not of answers: grams removed and added back leave the lists as they were, and emails never change (the line's other variants are killed)
     if (before.lowerName === after.lowerName && before.lowerEmail === after.lowerEmail) {
       // Results hold user objects: a new object for the same user changes them, whatever list it is in.
       return before.user !== after.user || before.role !== after.role
@@ -132,7 +131,6 @@ export class MemberFiling {
     const oldGrams = new Set(this.ngramsOf(before))
     const newGrams = new Set(this.ngramsOf(after))
     const gone = [...oldGrams].filter((key) => !newGrams.has(key))
-    // Stryker disable next-line MethodExpression: a choice of speed, not of answers: adding a rank a list holds changes nothing
     const added = [...newGrams].filter((key) => !oldGrams.has(key))
     this.#ngrams.remove(gone, rank)
     this.#ngrams.add(added, rank)
@@ -145,12 +143,9 @@ export class MemberFiling {
     if (last === undefined || isBeforeInListOrder(last, user)) return this.#users.push(user) - 1
     const position = findListPosition(this.#users, user)
     // A deleted user's rank on either side of the place keeps the ranks in list order.
-    // Stryker disable next-line ArrayDeclaration,BlockStatement: reusing a deleted user's rank or inserting a new one gives the same lists; the users API adds nobody after a deletion
     for (const rank of [position, position - 1]) {
-      // Stryker disable next-line all: as above (the line's other variants are killed)
       if (rank >= 0 && this.#members[rank] === undefined) {
         this.#users[rank] = user
-        // Stryker disable next-line all: as above
         this.#deletedCount--
         return rank
       }

@@ -105,7 +105,6 @@ export class RankList implements Ranks {
   }
 
   private reserve(capacity: number): void {
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: growing sooner or later keeps the same ranks (the line's other variants are killed)
     if (capacity <= this.#ranks.length) return
     // Grow by an eighth, not double: 100,000 users fill 7 million slots, and slack is memory.
     const grown = new Int32Array(capacity + (capacity >> 3) + 4)

@@ -95,7 +95,6 @@ export class MemberIndex {
     this.applyPendingChanges()
     // String.prototype.toLowerCase, never toLocaleLowerCase: CONTRACT §4 is locale-independent.
     const term = search === undefined ? '' : search.toLowerCase()
-    // Stryker disable next-line StringLiteral,BlockStatement: a choice of speed, not of answers: the shortcut gives what select() gives
     if (term === '' && role === undefined) {
       const everyone = this.#filing.usersInListOrder
       if (everyone !== undefined) return everyone
@@ -115,7 +114,6 @@ export class MemberIndex {
     const candidates = isExact ? this.#filing.withGram(term) : this.rarestGramPostings(term)
     if (candidates === undefined) return []
     // A rare role (owners) is cheaper to scan with substring checks than a long posting list.
-    // Stryker disable next-line ArithmeticOperator,BlockStatement,ConditionalExpression,EqualityOperator: a choice of speed, not of answers: both lists hold every match, and collect() checks each (the line's other variants are killed)
     if (withRole !== undefined && withRole.length * SUBSTRING_CHECK_COST < candidates.length) {
       return this.collect(withRole, undefined, term)
     }
@@ -126,7 +124,6 @@ export class MemberIndex {
   private collect(ranks: Ranks, role?: Role, term?: string): User[] {
     const view = ranks.view()
     // Sized up front, then cut to length: several times faster than push() on long lists.
-    // Stryker disable next-line ArrayDeclaration: a choice of speed, not of answers: the array is cut to length below
     const users = new Array<User>(view.length)
     let count = 0
     for (let position = 0; position < view.length; position++) {
@@ -145,7 +142,6 @@ export class MemberIndex {
     for (let start = 0; start + this.#maxGramLength <= term.length; start++) {
       const postings = this.#filing.withGram(term.slice(start, start + this.#maxGramLength))
       if (postings === undefined) return undefined
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: a choice of speed, not of answers: any gram's list holds every match, and collect() checks each (the line's other variants are killed)
       if (rarest === undefined || postings.length < rarest.length) rarest = postings
     }
     return rarest
@@ -157,7 +153,6 @@ export class MemberIndex {
       return this.rebuild()
     }
     if (this.#pending.size === 0) return
-    // Stryker disable next-line BooleanLiteral: a choice of speed, not of answers: the memo dropped once more
     let hasChanged = false
     for (const change of this.#pending.take()) hasChanged = this.applyChange(change) || hasChanged
     const { deletedCount, rankCount } = this.#filing
@@ -179,7 +174,6 @@ export class MemberIndex {
       return this.#filing.refile(before, after)
     if (before !== undefined) this.#filing.unfile(before)
     if (after !== undefined) this.#filing.file(after)
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: the answer only drops the memo, and nothing is added through the users API (the line's other variants are killed)
     return before !== undefined || after !== undefined
   }
 }
