@@ -145,5 +145,19 @@ describe("cors: ['http://a.example']", () => {
     })
     expect(answer.status).toBe(200)
     expect(answer.headers['access-control-allow-origin']).toBeUndefined()
+    expect(answer.headers['access-control-expose-headers']).toBeUndefined()
+    expect(answer.headers['vary']).toBe('Origin')
+  })
+})
+
+describe('a request without Origin (curl, a test, a backend): not a CORS request', () => {
+  test('its answer varies by Origin and carries nothing a page reads', async () => {
+    const mock = await freshMock()
+    for (const token of ['owner-token', undefined]) {
+      const answer = await fetchApi(mock.url, { url: '/api/users/me', ...(token ? { token } : {}) })
+      expect(answer.status).toBe(token ? 200 : 401)
+      expect(answer.headers['vary']).toBe('Origin')
+      expect(Object.keys(answer.headers).filter((name) => name.startsWith('access-control-'))).toEqual([])
+    }
   })
 })

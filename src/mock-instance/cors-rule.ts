@@ -39,13 +39,16 @@ export function preflightHeaders(request: CorsRequest, origins: CorsOrigins): Re
   }
 }
 
-/** The CORS headers of any other answer: the origin when it is allowed, and what it may read. */
+/**
+ * The CORS headers of any other answer: to an allowed origin, the origin and what it may read. Always
+ * `Vary: Origin`, as the answer differs by it; what a page may read means nothing where no origin is
+ * allowed (Fetch reads it only past the origin check), so a request without Origin (curl, a test, a
+ * backend) gets no such header to write and parse.
+ */
 export function answerCorsHeaders(origin: string | undefined, origins: CorsOrigins): Record<string, string> {
-  return {
-    ...allowedOrigin(origin, origins),
-    'access-control-expose-headers': CORS_EXPOSED_HEADERS.join(', '),
-    vary: 'Origin',
-  }
+  const allowed = allowedOrigin(origin, origins)
+  if (allowed['access-control-allow-origin'] === undefined) return { vary: 'Origin' }
+  return { ...allowed, 'access-control-expose-headers': CORS_EXPOSED_HEADERS.join(', '), vary: 'Origin' }
 }
 
 function allowedOrigin(origin: string | undefined, origins: CorsOrigins): Record<string, string> {

@@ -69,8 +69,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   let answerWithFastify: ((request: IncomingMessage, response: ServerResponse) => void) | undefined
   const dispatch = (request: IncomingMessage, response: ServerResponse): void => {
     if (answerWithFastify && isOwnRoute(request.url ?? '/')) return answerWithFastify(request, response)
-    if (isLevelEnabled(app.log, 'debug'))
-      app.log.debug({ method: request.method, url: request.url }, 'incoming request')
+    if (logsIncoming) app.log.debug({ method: request.method, url: request.url }, 'incoming request')
     answerWithEngine(request, response)
   }
   const app = Fastify({
@@ -102,6 +101,8 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
     // One line a request, and no header in it.
     logController: new OneLineRequestLog(),
   })
+  // The level is the one the mock started with (nothing changes it): asked once, not on every request.
+  const logsIncoming = isLevelEnabled(app.log, 'debug')
   const answerWithEngine = createEngineListener({
     mock: options.mock,
     cors: apiCors,
