@@ -1,6 +1,9 @@
 import { performance } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { freePort, spawnServer, stopProcess, type Launch, type ServerProcess } from './server-process.js'
+// Outside the ephemeral ranges, so that no client socket takes it between the pick and the spawn (an
+// OS-picked port was taken so once in CI): the tests' own picker.
+import { freePort } from '../test/support/free-port.js'
+import { spawnServer, stopProcess, type Launch, type ServerProcess } from './server-process.js'
 
 const POLL_EVERY_MS = 2
 const GIVE_UP_MS = 60_000

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import { cpuPinning } from './cpu-pinning.js'
@@ -150,18 +149,4 @@ export async function readMemory(pid: number): Promise<Memory | undefined> {
   } catch {
     return undefined
   }
-}
-
-/** A port nobody listens on right now (for cold starts, where the poller must know it before spawning). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      )
-    })
-  })
 }
