@@ -1,7 +1,6 @@
 import { performance } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
-// Outside the ephemeral ranges, so that no client socket takes it between the pick and the spawn (an
-// OS-picked port was taken so once in CI): the tests' own picker.
+// The tests' picker (why not listen(0): its comment).
 import { freePort } from '../test/support/free-port.js'
 import { spawnServer, stopProcess, type Launch, type ServerProcess } from './server-process.js'
 

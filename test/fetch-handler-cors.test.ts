@@ -55,6 +55,12 @@ const REQUESTS: Sent[] = [
     path: '/api/users/me',
     headers: { origin: FRONTEND, authorization: 'Bearer owner-token' },
   },
+  {
+    label: 'a GET without Origin (curl, a test, a backend)',
+    method: 'GET',
+    path: '/api/users/me',
+    headers: { authorization: 'Bearer owner-token' },
+  },
   { label: 'a GET outside /api (404)', method: 'GET', path: '/elsewhere', headers: { origin: FRONTEND } },
 ]
 

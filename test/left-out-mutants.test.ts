@@ -3,11 +3,10 @@ import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { describe, expect, test } from 'vitest'
+import { LEFT_OUT_KINDS, linesBeginning } from '../contract-tests/mutation/left-out-kinds.mjs'
 import {
   declaredName,
   LEFT_OUT,
-  LEFT_OUT_KINDS,
-  linesBeginning,
   statementSource,
   strykerPlugins,
 } from '../contract-tests/mutation/left-out-mutants.mjs'
@@ -176,6 +175,29 @@ describe('variants left out by kind, on one line', () => {
       expect(onLine.filter(leftOut).length).toBeGreaterThan(0)
     },
   )
+
+  test.each([...new Set(LEFT_OUT_KINDS.map(({ file }) => file))])(
+    '%s: nothing but the listed lines is left out for their reasons',
+    async (file) => {
+      const code = readFileSync(file, 'utf8')
+      const listed = LEFT_OUT_KINDS.filter((entry) => entry.file === file)
+      for (const mutant of await instrument(file)) {
+        const line = mutant.location.start.line + 1
+        const entries = listed.filter(({ reason }) => reason === mutant.statusReason)
+        if (entries.length === 0) continue
+        expect(
+          entries.flatMap((entry) => linesBeginning(code, entry.line)),
+          `${mutant.mutatorName} at ${line}`,
+        ).toContain(line)
+      }
+    },
+  )
+
+  test('a line named twice in its file stops the run: which one is meant is not clear', async () => {
+    const { file, line } = LEFT_OUT_KINDS[0]!
+    const doubled = readFileSync(file, 'utf8').replace(line, `${line}\n  ${line}`)
+    await expect(instrument(file, doubled)).rejects.toThrow(/has 2 lines beginning/)
+  })
 
   test('a line named that is no longer there stops the run, rather than putting its variants back under test', async () => {
     const { file, line } = LEFT_OUT_KINDS[0]!

@@ -101,7 +101,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
     // One line a request, and no header in it.
     logController: new OneLineRequestLog(),
   })
-  // The level is the one the mock started with (nothing changes it): asked once, not on every request.
+  // Asked once, as the info level below: the level is taken to be the one the server was built with.
   const logsIncoming = isLevelEnabled(app.log, 'debug')
   const answerWithEngine = createEngineListener({
     mock: options.mock,
