@@ -49,16 +49,13 @@ export function createEngine(options: EngineOptions): Engine {
       assertUnderApi(request.method, path, segments) //                    404 outside the users API
       let store = options.store()
       let caller = authenticate(request.headers['authorization'], store) // 401
-      role = caller.role
-      const waited = await delayAsAsked(request.headers['prefer'], conditions) // Prefer: delay, --latency
-      if (waited) {
-        // Requests answered during the wait may have changed, suspended or deleted the caller, or reset the
-        // state: the request goes on as if it arrived now, its token read again (401).
+      if (await delayAsAsked(request.headers['prefer'], conditions)) {
+        // Prefer: delay, --latency. Requests answered during the wait may have changed, suspended or deleted
+        // the caller, or reset the state: the request goes on as if it arrived now, its token read again (401).
         store = options.store()
-        role = undefined
         caller = authenticate(request.headers['authorization'], store)
-        role = caller.role
       }
+      role = caller.role
       const match: RouteMatch = route(request.method, segments) //        404, 405 with Allow
       failAsAsked(request.headers['prefer'], conditions, match.operation.errorStatuses) // Prefer: code, --fail-rate
       assertBodySize(request.body) //                                      413
