@@ -46,13 +46,18 @@ export function preflightHeaders(request: CorsRequest, origins: CorsOrigins): Re
  * backend) gets no such header to write and parse.
  */
 export function answerCorsHeaders(origin: string | undefined, origins: CorsOrigins): Record<string, string> {
-  const allowed = allowedOrigin(origin, origins)
-  if (allowed['access-control-allow-origin'] === undefined) return { vary: 'Origin' }
-  return { ...allowed, 'access-control-expose-headers': CORS_EXPOSED_HEADERS.join(', '), vary: 'Origin' }
+  if (!isAllowed(origin, origins)) return { vary: 'Origin' }
+  return {
+    'access-control-allow-origin': origin,
+    'access-control-expose-headers': CORS_EXPOSED_HEADERS.join(', '),
+    vary: 'Origin',
+  }
 }
 
 function allowedOrigin(origin: string | undefined, origins: CorsOrigins): Record<string, string> {
-  if (origin === undefined) return {}
-  const allowed = origins === true || (Array.isArray(origins) && origins.includes(origin))
-  return allowed ? { 'access-control-allow-origin': origin } : {}
+  return isAllowed(origin, origins) ? { 'access-control-allow-origin': origin } : {}
+}
+
+function isAllowed(origin: string | undefined, origins: CorsOrigins): origin is string {
+  return origin !== undefined && (origins === true || (Array.isArray(origins) && origins.includes(origin)))
 }
