@@ -109,6 +109,21 @@ describe.skipIf(SKIP_BROWSER)(
       }, `${mock.url}/api/users/me`)
       expect(text).toContain('Olivia Owner')
     })
+
+    test("its script reads the headers the mock exposes: a 401's WWW-Authenticate, a 405's Allow", async () => {
+      const seen = await page.evaluate(async (url) => {
+        const refused = await fetch(url)
+        const notAllowed = await fetch(url, { method: 'DELETE', headers: { authorization: 'Bearer owner-token' } })
+        return {
+          refused: [refused.status, refused.headers.get('www-authenticate')],
+          notAllowed: [notAllowed.status, notAllowed.headers.get('allow')],
+        }
+      }, `${mock.url}/api/users/me`)
+      expect(seen).toEqual({
+        refused: [401, expect.stringContaining('Bearer')],
+        notAllowed: [405, expect.stringContaining('GET')],
+      })
+    })
   },
 )
 
