@@ -161,6 +161,37 @@ test('a few KB queued for a pipe at the stop: written, and the mock exits as soo
   expect(exitMs).toBeLessThan(3_000)
 }, 60_000)
 
+test("a pipe never read and a request still waiting: the stop ends within 9 s, before docker stop's SIGKILL at 10", async () => {
+  // The reader holds the pipe and never reads: 2,000 lines fill it, the rest waits in the mock.
+  const { url, group, mockPid } = await mockPipedInto('sleep 60')
+  try {
+    await getMe(url, 2_000)
+    const held = fetch(url, { headers: { authorization: 'Bearer owner-token', prefer: 'delay=60000' } }).catch(
+      () => undefined,
+    )
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    const stopping = performance.now()
+    process.kill(mockPid, 'SIGTERM')
+    while (isAlive(mockPid)) await new Promise((resolve) => setTimeout(resolve, 50))
+    const stopMs = performance.now() - stopping
+    // 5 s for the waiting request's connection, what is left of the 9 s for the lines nobody takes.
+    expect(stopMs).toBeGreaterThan(8_000)
+    expect(stopMs).toBeLessThan(9_800)
+    await held
+  } finally {
+    await stopGroup(group.pid)
+  }
+}, 60_000)
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
 test('a reader that goes away (| head -c 100): the mock keeps answering, and stops at once when told', async () => {
   const { url, group, mockPid } = await mockPipedInto('head -c 100 > /dev/null')
   try {

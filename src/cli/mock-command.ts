@@ -69,6 +69,8 @@ function describeStartError(error: unknown, options: MockArgs): string {
  * hold one for a minute, and `docker stop` sends SIGKILL after 10 s, before the state file's last write.
  */
 const GRACE_MS = 5_000
+/** The whole stop, under `docker stop`'s 10 s: what the connections leave of it goes to the log's last lines. */
+const STOP_LIMIT_MS = 9_000
 
 /** What a stop needs of the Fastify app: its close, and its server's connections. */
 interface Closable {
@@ -81,6 +83,7 @@ function closeOnSignals(app: Closable): void {
   const onSignal = (signal: NodeJS.Signals): void => {
     if (closing) process.exit(130) // A second Ctrl-C: stop waiting for open connections.
     closing = true
+    const stopBy = Date.now() + STOP_LIMIT_MS
     console.log(`\n${signal}: stopping the mock.`)
     // Fastify's close refuses new connections, lets the requests in flight finish and ends the
     // keep-alive connections idle at that moment, once. A connection busy then stays open after its
@@ -95,7 +98,7 @@ function closeOnSignals(app: Closable): void {
       async () => {
         clearInterval(endIdleConnections)
         clearTimeout(endAllConnections)
-        await stdoutDrained(GRACE_MS)
+        await stdoutDrained(stopBy)
         process.exit(0)
       },
       (error: unknown) => {
@@ -110,11 +113,10 @@ function closeOnSignals(app: Closable): void {
 
 /**
  * Request lines a pipe's reader has not taken yet wait in `process.stdout`, which `process.exit` drops: they
- * are written first, for as long as the reader takes up to `withinMs`. Polled: `drain` comes only after a
- * write that filled the stream's buffer, not for a shorter queue.
+ * are written first, for as long as the reader takes, until `until` (a time in ms). Polled: `drain` comes only
+ * after a write that filled the stream's buffer, not for a shorter queue.
  */
-function stdoutDrained(withinMs: number): Promise<void> {
-  const until = Date.now() + withinMs
+function stdoutDrained(until: number): Promise<void> {
   return new Promise((resolve) => {
     const check = (): void => {
       if (process.stdout.writableLength === 0 || process.stdout.destroyed || Date.now() >= until) resolve()
