@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process'
+import { closeSync, existsSync, openSync } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { get as httpGet } from 'node:http'
 import { tmpdir } from 'node:os'
@@ -5,7 +7,12 @@ import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { createMockApp, serverUrl } from '../src/server/start-mock.js'
 import { MUTANTS } from './broken-servers/mutants.js'
-import { buildCliOnce, killRunningClis, runCli, WITHIN_MS, type Cli } from './support/cli-mock-process.js'
+import { buildCliOnce, killRunningClis, MAIN, runCli, WITHIN_MS, type Cli } from './support/cli-mock-process.js'
+import { freePort } from './support/free-port.js'
+
+/** A device whose every write fails as a full disk's does (Linux); elsewhere those tests are skipped, and say so. */
+const NO_DEV_FULL = !existsSync('/dev/full')
+const NO_DEV_FULL_WHY = NO_DEV_FULL ? ' (skipped: this system has no /dev/full)' : ''
 
 // `users-api-kit proxy` as QA runs it in CI: in front of a backend, the end-to-end tests through it,
 // stopped with a signal; the reports written, and the exit code saying whether the backend broke the
@@ -166,6 +173,50 @@ describe('users-api-kit proxy', () => {
       }
     }
   }, 60_000)
+
+  test.skipIf(NO_DEV_FULL)(
+    `an output that cannot be written (a full disk: /dev/full): the proxy works, writes its reports and exits 1 on a violation, said once on stderr${NO_DEV_FULL_WHY}`,
+    async () => {
+      const backend = await startBackend('lets-bots-list')
+      const directory = await mkdtemp(join(tmpdir(), 'proxy-report-'))
+      const port = await freePort()
+      const full = openSync('/dev/full', 'w')
+      const args = [
+        'proxy',
+        '--port',
+        String(port),
+        '--upstream',
+        backend.url,
+        '--report',
+        directory,
+        '--fail-on-violation',
+      ]
+      const proxy = spawn('node', [MAIN, ...args], { stdio: ['ignore', full, 'pipe'] })
+      closeSync(full)
+      let stderr = ''
+      proxy.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+      const exited = new Promise<number | null>((resolve) => proxy.once('exit', resolve))
+      try {
+        const url = `http://127.0.0.1:${port}`
+        await expect
+          .poll(() => get(`${url}/api/users/me`, 'bot-token').catch(() => 0), { timeout: WITHIN_MS })
+          .toBe(200)
+        expect(await get(`${url}/api/users`, 'bot-token')).toBe(200)
+        await expect.poll(() => stderr, { timeout: WITHIN_MS }).toContain('permission-table-holds')
+        proxy.kill('SIGTERM')
+        expect(await exited).toBe(1)
+        expect(stderr.match(/cannot write to its output \(ENOSPC\)/g)).toHaveLength(1)
+        expect(JSON.parse(await readFile(join(directory, 'users-api-kit-proxy.json'), 'utf8')).counts.violations).toBe(
+          1,
+        )
+      } finally {
+        proxy.kill('SIGKILL')
+        await backend.close()
+        await rm(directory, { recursive: true, force: true })
+      }
+    },
+    60_000,
+  )
 
   test("its own routes: the findings as JSON; a page of another site's name is refused (DNS rebinding)", async () => {
     const backend = await startBackend()

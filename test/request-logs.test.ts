@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { closeSync, openSync } from 'node:fs'
+import { closeSync, existsSync, openSync } from 'node:fs'
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -8,6 +8,10 @@ import { loggerOptions } from '../src/server/request-log.js'
 import { freePort } from './support/free-port.js'
 import { startGroup, stopGroup } from './support/process-groups.js'
 import { buildCliOnce, killRunningClis, MAIN, ROOT, runCli, startCli, WITHIN_MS } from './support/cli-mock-process.js'
+
+/** A device whose every write fails as a full disk's does (Linux); elsewhere those tests are skipped, and say so. */
+const NO_DEV_FULL = !existsSync('/dev/full')
+const NO_DEV_FULL_WHY = NO_DEV_FULL ? ' (skipped: this system has no /dev/full)' : ''
 
 // The mock's request log: one line a request that a person or a machine can read, and no secret in it.
 
@@ -191,6 +195,31 @@ function isAlive(pid: number): boolean {
     return false
   }
 }
+
+test.skipIf(NO_DEV_FULL)(
+  `an output that cannot be written (a full disk: /dev/full): the mock starts and answers, and says so once on stderr${NO_DEV_FULL_WHY}`,
+  async () => {
+    const port = await freePort()
+    const full = openSync('/dev/full', 'w')
+    const mock = spawn('node', [MAIN, 'mock', '--port', String(port)], { stdio: ['ignore', full, 'pipe'] })
+    closeSync(full)
+    let stderr = ''
+    mock.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    try {
+      const url = `http://127.0.0.1:${port}/api/users/me`
+      let statuses: number[] = []
+      for (const started = Date.now(); statuses.length === 0 && Date.now() - started < WITHIN_MS;) {
+        statuses = await getMe(url, 3).catch(() => [])
+        if (statuses.length === 0) await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      expect({ statuses, stderr }).toEqual({ statuses: [200, 200, 200], stderr: expect.stringContaining('ENOSPC') })
+      expect(stderr.match(/cannot write to its output/g)).toHaveLength(1)
+    } finally {
+      mock.kill('SIGKILL')
+    }
+  },
+  60_000,
+)
 
 test('a reader that goes away (| head -c 100): the mock keeps answering, and stops at once when told', async () => {
   const { url, group, mockPid } = await mockPipedInto('head -c 100 > /dev/null')

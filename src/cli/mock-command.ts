@@ -5,12 +5,14 @@ import { isLoopbackName } from '../http/loopback-guard.js'
 import { MOCK_USAGE, parseMockArgs, type MockArgs } from './parse-mock-args.js'
 import { CONTROL_TOKEN_ENV } from './shared-options.js'
 import { readCommandArgs } from './read-command-args.js'
+import { carryOnWithoutOutput } from './output-errors.js'
 
 /** `users-api-kit mock`: starts the mock, prints how to use it, stops cleanly on SIGINT/SIGTERM. */
 /** Resolves to an exit code, or to undefined once the mock runs (it ends on a signal). */
 export async function runMockCommand(args: string[]): Promise<number | undefined> {
   const options = readCommandArgs('mock', MOCK_USAGE, parseMockArgs, args)
   if (typeof options === 'number') return options
+  carryOnWithoutOutput('mock')
   try {
     const { app, state, mock, loadedStateFile, listen } = await createMockApp({
       ...options,
@@ -20,9 +22,6 @@ export async function runMockCommand(args: string[]): Promise<number | undefined
     // Before the banner: whoever reads it as "ready" may send SIGTERM at once, and without a handler
     // that signal kills the process (no clean close, no exit code 0).
     closeOnSignals(app)
-    // The request log is best effort: a reader that goes away (`| head`, a log shipper restarting) ends it,
-    // not the mock, which would die of the EPIPE as an unhandled 'error'.
-    process.stdout.on('error', () => undefined)
     console.log(
       formatBanner({
         url: serverUrl(app),

@@ -10,6 +10,7 @@ import { writeProxyReports } from '../proxy/write-proxy-reports.js'
 import { parseIntegerOption } from './parse-integer-option.js'
 import { isLoopbackName } from '../http/loopback-guard.js'
 import { readCommandArgs } from './read-command-args.js'
+import { carryOnWithoutOutput } from './output-errors.js'
 import { REPORT_FILES } from './report-files.js'
 import { DEFAULT_TIMEOUT_MS } from './shared-options.js'
 
@@ -91,6 +92,7 @@ function parseProxyArgs(args: string[]) {
 export async function runProxyCommand(args: string[]): Promise<number> {
   const options = readCommandArgs('proxy', PROXY_USAGE, parseProxyArgs, args)
   if (typeof options === 'number') return options
+  carryOnWithoutOutput('proxy')
   const startedAt = new Date()
   let proxy: RunningProxy
   try {
