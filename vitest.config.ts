@@ -5,8 +5,8 @@ export default defineConfig({
   test: {
     // The project's own tests. contract-tests/ is the contract suite, run by `users-api-kit verify`.
     include: ['test/**/*.test.ts'],
-    // Schemathesis in .venv/ for the fuzz and gate tests: installed on the first run, checked after.
-    globalSetup: ['test/support/set-up-schemathesis.ts'],
+    // Node 22 and 24, Schemathesis, Debian's packages the tests drive: brought on the first run, checked after.
+    globalSetup: ['test/support/prepare-tests.ts'],
     // Real sockets, spawned CLIs and Prefer delays: more than vitest's 5 s default.
     testTimeout: 20_000,
     hookTimeout: 20_000,

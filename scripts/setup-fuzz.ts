@@ -1,6 +1,6 @@
 // `npm run setup:fuzz`: the kit's own virtualenv (.venv/, ignored by git) with the pinned Schemathesis,
 // for a clone (users of the package run `users-api-kit setup-fuzz`, which uses their cache folder).
-// Idempotent and fast once done. `npm test` runs it too (test/support/set-up-schemathesis.ts), once a run.
+// Idempotent and fast once done. `npm test` runs it too (scripts/prepare-tests.ts), once a run.
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { SCHEMATHESIS_VERSION, VIRTUALENV_DIR } from '../src/fuzz/find-schemathesis.js'

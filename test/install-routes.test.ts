@@ -29,18 +29,8 @@ import { startGroup, stopEveryGroup, stopGroup } from './support/process-groups.
 /** The README's promise for a project that uses the mock alone (issue 19): at most this many MB installed. */
 const MOCK_ALONE_GOAL_MB = 80
 
-/**
- * Both Nodes, each with what its title says when it is missing: in CI both must be there (.ci/run installs
- * them, and a missing one fails its routes); elsewhere a missing one skips its routes, visibly.
- */
-const NODES = ([24, 22] as const).map((major) => {
-  const bin = findNodeBin(major)
-  const skip = bin === undefined && !process.env['CI']
-  const note = skip
-    ? ` (skipped: no Node ${major} in .tools/ or USERS_API_KIT_NODE${major}; bash .ci/run installs it)`
-    : ''
-  return { major, bin, skip, note }
-})
+/** Both Nodes: the run's global setup installed whichever .tools/ lacked (scripts/prepare-tests.ts). */
+const NODES = ([24, 22] as const).map((major) => ({ major, bin: findNodeBin(major) }))
 
 /** The ```ts blocks of the README and docs/mock.md that are vitest test files: a project's own tests. */
 const DOCUMENTED_TEST_FILES = ['README.md', 'docs/mock.md'].flatMap((page) =>
@@ -129,9 +119,9 @@ console.log(me.status, (await me.json()).data.role)`,
 })
 
 for (const route of ['tarball', 'git'] as const) {
-  for (const { major, bin, skip, note } of NODES) {
-    describe.skipIf(skip)(
-      `from ${route === 'tarball' ? 'the tarball' : 'git (a clean clone)'}, with its peers, on Node ${major}${note}`,
+  for (const { major, bin } of NODES) {
+    describe(
+      `from ${route === 'tarball' ? 'the tarball' : 'git (a clean clone)'}, with its peers, on Node ${major}`,
       { timeout: 120_000 },
       () => {
         let project: InstalledProject
@@ -237,7 +227,7 @@ test('every process these tests started is gone, its whole process group', async
 function requireNode(major: NodeMajor, bin: string | undefined): string {
   if (bin !== undefined) return bin
   throw new Error(
-    `No Node ${major} to install the kit with: bash .ci/run installs Node 22 and 24 into .tools/, or set USERS_API_KIT_NODE${major} to a Node ${major} bin folder.`,
+    `No Node ${major} to install the kit with: npm test installs Node 22 and 24 into .tools/ (node scripts/install-node.mjs), or set USERS_API_KIT_NODE${major} to a Node ${major} bin folder.`,
   )
 }
 

@@ -67,7 +67,7 @@ const GATE_VARIANTS: Array<{ name: string; flags: string[] }> = [
 describe.concurrent('the gate against a second implementation written apart from the mock', () => {
   for (const { name, flags } of GATE_VARIANTS)
     test(`passes: verify strict, and Schemathesis finds nothing in a correct backend that chose otherwise: ${name}`, async () => {
-      // Schemathesis is in .venv/ already: vitest's globalSetup made it (test/support/set-up-schemathesis.ts).
+      // Schemathesis is in .venv/ already: vitest's globalSetup made it (test/support/prepare-tests.ts).
       await buildCliOnce()
       const { target, stop } = await startSecondImplementation(flags)
       const directory = await mkdtemp(join(tmpdir(), 'second-implementation-gate-'))

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { execa } from 'execa'
 import { ROOT } from './cli-mock-process.js'
+import { toolsNodeBin } from '../../scripts/install-node.mjs'
 
 // The kit installed as users install it: from a tarball `npm pack` made, or from git, into a fresh
 // project, with the Node (and the npm that comes with it) under test.
@@ -18,14 +19,12 @@ export type NodeMajor = 22 | 24
 
 /**
  * The bin folder of Node `major`: this process's own Node for its major version, else `.tools/`, where
- * .ci/run installs both, else `USERS_API_KIT_NODE<major>` (a bin folder). Undefined when there is none.
+ * npm test installs both (scripts/install-node.mjs), else `USERS_API_KIT_NODE<major>` (a bin folder).
+ * Undefined when there is none.
  */
 export function findNodeBin(major: NodeMajor): string | undefined {
   if (Number(process.versions.node.split('.')[0]) === major) return join(process.execPath, '..')
-  const candidates = [
-    join(ROOT, '.tools', 'node_modules', `node${major}`, 'bin'),
-    process.env[`USERS_API_KIT_NODE${major}`],
-  ]
+  const candidates = [toolsNodeBin(major), process.env[`USERS_API_KIT_NODE${major}`]]
   return candidates.find((bin): bin is string => bin !== undefined && existsSync(join(bin, 'node')))
 }
 
