@@ -185,7 +185,8 @@ describe('latency', () => {
       const elapsed = performance.now() - started
       expect(response.status).toBe(200)
       expect(elapsed).toBeGreaterThanOrEqual(100 - TIMER_SLACK_MS)
-      expect(elapsed).toBeLessThan(1000)
+      // Not seconds for milliseconds: far below 100 s, with room for a busy machine.
+      expect(elapsed).toBeLessThan(5_000)
     }
   })
 
@@ -197,10 +198,11 @@ describe('latency', () => {
   })
 
   test('latency leaves the control routes alone', async () => {
-    const app = await freshApp({ latency: { min: 400, max: 400 } })
+    // A latency far beyond what a busy machine adds to an in-process call: answered before it, not delayed.
+    const app = await freshApp({ latency: { min: 15_000, max: 15_000 } })
     const started = performance.now()
     await injectApi(app, { url: '/__mock/tokens' })
-    expect(performance.now() - started).toBeLessThan(400)
+    expect(performance.now() - started).toBeLessThan(15_000)
   })
 })
 
@@ -239,9 +241,16 @@ describe('Prefer: delay over a real socket', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(200 - TIMER_SLACK_MS)
   })
 
-  test('without Prefer, no delay', async () => {
-    const started = performance.now()
-    await fetchApi(mock.url, { url: '/api/users/me', token: 'owner-token' })
-    expect(performance.now() - started).toBeLessThan(200)
+  test('without Prefer, no delay: answered before a request that asks for one', async () => {
+    // Raced against a delayed twin sent first, not against the clock: a busy machine slows both alike.
+    const order: string[] = []
+    const delayed = fetchApi(mock.url, {
+      url: '/api/users/me',
+      token: 'owner-token',
+      headers: { prefer: 'delay=2000' },
+    })
+    const plain = fetchApi(mock.url, { url: '/api/users/me', token: 'owner-token' })
+    await Promise.all([delayed.then(() => order.push('delayed')), plain.then(() => order.push('plain'))])
+    expect(order).toEqual(['plain', 'delayed'])
   })
 })
