@@ -1,6 +1,7 @@
 // @ts-check
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { THEIR_SUPPORT, TESTS_BESIDE_THE_SUITE } from './contract-tests/mutation/tests-beside-the-suite.mjs'
 
 /**
  * Mutation testing of the mock's rules (`npm run mutation`, not part of `npm test`): StrykerJS mutates the
@@ -41,14 +42,12 @@ export default {
   // Two workers on two cores; a worker runs one mutant at a time.
   concurrency: 2,
   // A sandbox holds only what the tests read: the sources, the suite, the document and the target schema,
-  // and the tests of test/ it runs (.tools/ and .venv/ alone are ~470 MB).
+  // and the tests of test/ it runs with what they import (.tools/ and .venv/ alone are ~470 MB).
   ignorePatterns: [
     '/*',
     '!/src',
     '!/contract-tests',
-    '!/test/member-index.test.ts',
-    '!/test/member-index-parts.test.ts',
-    '!/test/engine-details.test.ts',
+    ...[...TESTS_BESIDE_THE_SUITE, ...THEIR_SUPPORT].map((file) => `!/${file}`),
     '!/openapi',
     '!/schemas',
     '!/fixtures',

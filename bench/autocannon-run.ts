@@ -1,5 +1,5 @@
 import autocannon from 'autocannon'
-import type { LoadOptions, LoadRun } from './load.js'
+import type { LoadOptions, LoadRun } from './load-run.js'
 
 /**
  * One autocannon run in this process (the fallback when wrk is missing), every 2xx response time kept:

@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises'
 import { startOnFirst200 } from './first-200.js'
-import { measureAlternately, poolRuns, type LoadRun } from './load.js'
+import { measureAlternately, poolRuns } from './load.js'
+import type { LoadRun } from './load-run.js'
 import { OWNER, fetchText } from './mock-http.js'
 import type { Report, Settings } from './report.js'
 import { bareLaunch, mockLaunch, readMemory, startServer, type ServerProcess } from './server-process.js'

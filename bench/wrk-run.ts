@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import type { LoadOptions, LoadRun } from './load.js'
+import type { LoadOptions, LoadRun } from './load-run.js'
 import { cpuMsOfStat } from './process-cpu.js'
 import { PINNING } from './server-process.js'
 

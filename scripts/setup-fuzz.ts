@@ -3,7 +3,7 @@
 // Idempotent and fast once done. `npm test` runs it too (scripts/prepare-tests.ts), once a run.
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { SCHEMATHESIS_VERSION, VIRTUALENV_DIR } from '../src/fuzz/find-schemathesis.js'
+import { SCHEMATHESIS_VERSION, VIRTUALENV_DIR } from '../src/fuzz/schemathesis-places.js'
 import { PACKAGE_ROOT } from '../src/fuzz/fuzz-files.js'
 import { setUpSchemathesis as setUpIn } from '../src/fuzz/set-up-schemathesis.js'
 

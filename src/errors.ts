@@ -1,8 +1,9 @@
 import type { components } from './spec/users-api.js'
 
 /**
- * The one error type of users-api-kit. The domain throws it with a code; only the HTTP layer knows
- * which status a code maps to (src/engine/problems.ts). The codes are the document's (`Problem.code`).
+ * The error codes of the users API's answers: the document's (`Problem.code`). The domain and the engine throw
+ * AppError with one; only the engine knows which status a code maps to (src/engine/problems.ts). The kit's other
+ * errors (the proxy's, the suite's, the readers' limits) are their own types, never sent as the API's.
  */
 export type ErrorCode = components['schemas']['Problem']['code']
 

@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { findSchemathesis, SCHEMATHESIS_VERSION, type SchemathesisLookup } from '../src/fuzz/find-schemathesis.js'
+import { findSchemathesis, type SchemathesisLookup } from '../src/fuzz/find-schemathesis.js'
+import { SCHEMATHESIS_VERSION } from '../src/fuzz/schemathesis-places.js'
 import { readFindings } from '../src/fuzz/read-findings.js'
 import { parseActors } from '../src/cli/fuzz-command.js'
 import { buildSchemathesisCommand, type FuzzPlan } from '../src/fuzz/schemathesis-command.js'

@@ -4,8 +4,8 @@ import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { execa } from 'execa'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { findSchemathesis, SCHEMATHESIS_VERSION } from '../src/fuzz/find-schemathesis.js'
-import { schemathesisIn, userVirtualenvDir } from '../src/fuzz/set-up-schemathesis.js'
+import { findSchemathesis } from '../src/fuzz/find-schemathesis.js'
+import { SCHEMATHESIS_VERSION, schemathesisIn, userVirtualenvDir } from '../src/fuzz/schemathesis-places.js'
 import { buildCliOnce, MAIN, ROOT } from './support/cli-mock-process.js'
 
 // `users-api-kit setup-fuzz`: Schemathesis for a user of the package, in a private virtual environment

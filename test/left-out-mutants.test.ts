@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { join } from 'node:path'
+import { dirname, join, relative, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { build } from 'esbuild'
 import { describe, expect, test } from 'vitest'
 import { LEFT_OUT_KINDS, linesBeginning } from '../contract-tests/mutation/left-out-kinds.mjs'
 import {
@@ -10,6 +11,9 @@ import {
   statementSource,
   strykerPlugins,
 } from '../contract-tests/mutation/left-out-mutants.mjs'
+import type * as MemberIndexModule from '../src/domain/member-index/member-index.js'
+import { firstDifferenceUnderTheApi } from './support/member-index-reference.js'
+import { THEIR_SUPPORT, TESTS_BESIDE_THE_SUITE } from '../contract-tests/mutation/tests-beside-the-suite.mjs'
 
 // `npm run mutation` leaves out what contract-tests/mutation/left-out-mutants.mjs names. Each name must still
 // name something of its file, seen the way Stryker sees it (Babel, the same presets), or a rename would
@@ -118,11 +122,16 @@ describe('what the mutation run leaves out', () => {
   })
 })
 
-/** A mutant as Stryker's instrumenter reports it (its location's lines count from 0). */
+/** A place in a file as Stryker's instrumenter reports it: lines and columns count from 0. */
+interface Position {
+  line: number
+  column: number
+}
+/** A mutant as Stryker's instrumenter reports it. */
 interface Mutant {
   mutatorName: string
   replacement: string
-  location: { start: { line: number } }
+  location: { start: Position; end: Position }
   status?: string
   statusReason?: string
 }
@@ -203,5 +212,98 @@ describe('variants left out by kind, on one line', () => {
     const { file, line } = LEFT_OUT_KINDS[0]!
     const changed = readFileSync(file, 'utf8').replace(line, line.replace('segment', 'part'))
     await expect(instrument(file, changed)).rejects.toThrow(/has 0 lines beginning/)
+  })
+})
+
+/** The file's code with one variant in place of the code it mutates. */
+function withVariant(code: string, { location: { start, end }, replacement }: Mutant): string {
+  const lineStarts = [0, ...[...code.matchAll(/\r\n?|[\n\u2028\u2029]/g)].map((match) => match.index + match[0].length)]
+  const offset = ({ line, column }: Position): number => lineStarts[line]! + column
+  return code.slice(0, offset(start)) + replacement + code.slice(offset(end))
+}
+
+const MEMBER_INDEX = 'src/domain/member-index/member-index.ts'
+
+/** The member index's module, built (esbuild, one bundle) with `file`'s code replaced by `code`. */
+async function memberIndexWith(file: string, code: string): Promise<typeof MemberIndexModule> {
+  const { outputFiles } = await build({
+    entryPoints: [MEMBER_INDEX],
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    write: false,
+    logLevel: 'silent',
+    plugins: [
+      {
+        name: 'one-variant',
+        setup(plugins) {
+          plugins.onLoad({ filter: /\.ts$/ }, (args) =>
+            args.path === resolve(file) ? { contents: code, loader: 'ts' } : undefined,
+          )
+        },
+      },
+    ],
+  })
+  const bundle = outputFiles[0]!.text
+  return (await import(
+    `data:text/javascript;base64,${Buffer.from(bundle).toString('base64')}`
+  )) as typeof MemberIndexModule
+}
+
+describe("the member index's left-out variants answer as it does, under the users API's own changes", () => {
+  const listedInTheIndex = LEFT_OUT_KINDS.filter(({ file }) => file.startsWith('src/domain/member-index/'))
+
+  test('the comparison tells a wrong index: a variant that forgets to drop remembered lists on a deletion fails it', async () => {
+    const code = readFileSync(MEMBER_INDEX, 'utf8')
+    const forgetful = code.replace('return before !== undefined || after !== undefined', 'return after !== undefined')
+    expect(forgetful).not.toBe(code)
+    const { MemberIndex } = await memberIndexWith(MEMBER_INDEX, forgetful)
+    expect(firstDifferenceUnderTheApi(() => new MemberIndex())).toMatch(/^read \d+ /)
+  })
+
+  test.each(listedInTheIndex)(
+    '$file: "$line", each $mutators variant',
+    async ({ file, line, mutators }) => {
+      const code = readFileSync(file, 'utf8')
+      const [lineNumber] = linesBeginning(code, line)
+      const variants = (await instrument(file)).filter(
+        (mutant) =>
+          mutant.location.start.line + 1 === lineNumber &&
+          (mutators.includes('all') || mutators.includes(mutant.mutatorName)),
+      )
+      expect(variants.length).toBeGreaterThan(0)
+      const differences: string[] = []
+      for (const variant of variants) {
+        const { MemberIndex } = await memberIndexWith(file, withVariant(code, variant))
+        let difference: string | undefined
+        try {
+          difference = firstDifferenceUnderTheApi(() => new MemberIndex())
+        } catch (error) {
+          difference = `threw ${String(error)}`
+        }
+        if (difference !== undefined) differences.push(`${variant.mutatorName} → ${variant.replacement}: ${difference}`)
+      }
+      expect(differences).toEqual([])
+    },
+    120_000,
+  )
+})
+
+describe("the mutation run's sandbox", () => {
+  test('holds the tests of test/ it runs beside the suite, and every file of test/ they import', () => {
+    const copied = new Set([...TESTS_BESIDE_THE_SUITE, ...THEIR_SUPPORT])
+    const read = new Set<string>()
+    const toRead = [...TESTS_BESIDE_THE_SUITE]
+    for (let file = toRead.pop(); file !== undefined; file = toRead.pop()) {
+      if (read.has(file)) continue
+      read.add(file)
+      for (const [, specifier = ''] of readFileSync(file, 'utf8').matchAll(/(?:from|import\() *'(\.\.?\/[^']+)'/g)) {
+        const imported = relative('.', resolve(dirname(file), specifier)).replace(/\.js$/, '.ts')
+        if (!imported.startsWith('test/')) continue
+        expect(copied, `${file} imports ${imported}`).toContain(imported)
+        toRead.push(imported)
+      }
+    }
+    expect([...read].sort()).toEqual([...copied].sort())
   })
 })

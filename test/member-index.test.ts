@@ -1,21 +1,15 @@
 import { describe, expect, test } from 'vitest'
 import { MemberIndex, type MemberFilter, type MemberIndexOptions } from '../src/domain/member-index/member-index.js'
-import { ROLES, type Role, type User } from '../src/domain/user.js'
+import type { Role, User } from '../src/domain/user.js'
+import {
+  firstDifferenceUnderTheApi,
+  makeUser,
+  mulberry32,
+  Population,
+  referenceQuery,
+} from './support/member-index-reference.js'
 
 // CONTRACT §4, GET /api/users: list order, the role filter and the search, for one organization.
-
-const JAN_8 = '2024-01-08T09:00:00.000Z'
-
-function makeUser(fields: Pick<User, 'id' | 'name' | 'email'> & Partial<User>): User {
-  return {
-    role: 'CLIENT_VIEWER',
-    organizationId: 'org_test',
-    status: 'ACTIVE',
-    createdAt: JAN_8,
-    updatedAt: JAN_8,
-    ...fields,
-  }
-}
 
 function indexOf(users: User[], options?: MemberIndexOptions): MemberIndex {
   const index = new MemberIndex(options)
@@ -301,84 +295,6 @@ describe('changes', () => {
   })
 })
 
-/** A small seeded PRNG (mulberry32): the differential test is the same on every run. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let mixed = Math.imul(state ^ (state >>> 15), 1 | state)
-    mixed = (mixed + Math.imul(mixed ^ (mixed >>> 7), 61 | mixed)) ^ mixed
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296
-  }
-}
-
-/** The contract written as plainly as possible: filter everyone, then sort. */
-function referenceQuery(users: Iterable<User>, { role, search = '' }: MemberFilter): User[] {
-  const term = search.toLowerCase()
-  return [...users]
-    .filter((user) => role === undefined || user.role === role)
-    .filter((user) => user.name.toLowerCase().includes(term) || user.email.toLowerCase().includes(term))
-    .sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1))
-}
-
-/** Random members with few distinct letters, so that terms match many of them and grams collide. */
-class Population {
-  /** The members the index should hold, in no particular order. */
-  readonly live: User[] = []
-  readonly deleted: User[] = []
-  #nextId = 0
-
-  constructor(readonly random: () => number) {}
-
-  pick<Item>(items: readonly Item[]): Item {
-    return items[Math.floor(this.random() * items.length)]!
-  }
-
-  makeName(): string {
-    const syllables = ['ab', 'An', 'el', 'É', 'ö', 'son', 'MA', 'ri', 'lo', 'K', 'x', ' ', 'İ', 'ß', '😀', '.']
-    const count = 1 + Math.floor(this.random() * 6)
-    return Array.from({ length: count }, () => this.pick(syllables)).join('')
-  }
-
-  makeUser(): User {
-    // Few distinct instants: many members share a createdAt, and ids break the tie.
-    const createdAt = new Date(Date.UTC(2024, 0, 1) + Math.floor(this.random() * 400) * 1000).toISOString()
-    const id = `usr_${this.pick(['a', 'B', 'c', 'Z'])}${(this.#nextId++).toString(36)}`
-    const email = `${this.makeName().replace(/\s/g, '')}.${id.slice(4)}@${this.pick(['Ex.io', 'mail.com', 'ab.org'])}`
-    return makeUser({ id, name: this.makeName(), email, createdAt, role: this.pickRole(), status: 'ACTIVE' })
-  }
-
-  /** Owners are rare, as in a real organization: a role filter then narrows a lot. */
-  pickRole(): Role {
-    return this.random() < 0.03 ? 'CLIENT_OWNER' : this.pick(['CLIENT_ADMIN', 'CLIENT_VIEWER', 'BOT_USER'] as const)
-  }
-
-  /** A live member's position in `live`, or undefined when there is none. */
-  pickLive(): number | undefined {
-    return this.live.length === 0 ? undefined : Math.floor(this.random() * this.live.length)
-  }
-
-  takeLive(position: number): User {
-    const user = this.live[position]!
-    this.live[position] = this.live[this.live.length - 1]!
-    this.live.pop()
-    return user
-  }
-
-  makeFilter(): MemberFilter {
-    const role = this.random() < 0.4 ? this.pick(ROLES) : undefined
-    const dice = this.random()
-    if (dice < 0.1) return { role }
-    const source = this.live[this.pickLive() ?? 0]
-    if (dice < 0.3 || source === undefined)
-      return { role, search: this.makeName().slice(0, 1 + Math.floor(this.random() * 5)) }
-    const text = this.random() < 0.5 ? source.name : source.email
-    const start = Math.floor(this.random() * text.length)
-    const term = text.slice(start, start + 1 + Math.floor(this.random() * 7))
-    return { role, search: this.random() < 0.3 ? term.toUpperCase() : term }
-  }
-}
-
 function addNew(population: Population, index: MemberIndex): void {
   const user = population.makeUser()
   population.live.push(user)
@@ -457,4 +373,8 @@ describe('differential test against a brute-force filter', () => {
     for (let step = 0; step < 100; step++) expectSameAsReference(population, index, population.makeFilter())
     expect(index.size).toBe(population.live.length)
   })
+})
+
+test("under the users API's own changes (a load, then PATCHes and DELETEs between reads, reads repeated): the reference's answers", () => {
+  expect(firstDifferenceUnderTheApi(() => new MemberIndex())).toBeUndefined()
 })

@@ -1,5 +1,5 @@
-import { SCHEMATHESIS_VERSION } from '../fuzz/find-schemathesis.js'
-import { setUpSchemathesis, userVirtualenvDir } from '../fuzz/set-up-schemathesis.js'
+import { SCHEMATHESIS_VERSION, userVirtualenvDir } from '../fuzz/schemathesis-places.js'
+import { setUpSchemathesis } from '../fuzz/set-up-schemathesis.js'
 import { readCommandArgs } from './read-command-args.js'
 
 const SETUP_FUZZ_USAGE = `users-api-kit setup-fuzz — install the Schemathesis that \`fuzz\` and \`gate\` run

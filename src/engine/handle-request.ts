@@ -29,7 +29,7 @@ const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
 
 /**
  * The users API's rules in one function, in CONTRACT §3's order of checks. It imports no Fastify, no
- * MSW and no `node:` module: the Fastify server, the fetch handler and MSW all call it.
+ * MSW and no `node:` module: the server's node:http listener, the fetch handler and MSW all call it.
  *
  * @example
  * const engine = createEngine({ operations: DEFAULT_OPERATIONS, store: () => store })

@@ -1,12 +1,6 @@
 import { delimiter, join } from 'node:path'
-import { schemathesisIn, userVirtualenvDir } from './set-up-schemathesis.js'
+import { SCHEMATHESIS_VERSION, schemathesisIn, userVirtualenvDir, VIRTUALENV_DIR } from './schemathesis-places.js'
 import { AppError } from '../errors.js'
-
-/** The Schemathesis release the kit is built and tested with; `npm run setup:fuzz` installs exactly this. */
-export const SCHEMATHESIS_VERSION = '4.32.5'
-
-/** Where the kit's own virtualenv lives, relative to the package root (ignored by git). */
-export const VIRTUALENV_DIR = '.venv'
 
 export interface SchemathesisLookup {
   /** `--schemathesis PATH`. */

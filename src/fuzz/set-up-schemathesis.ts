@@ -1,26 +1,11 @@
 import { existsSync } from 'node:fs'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
-import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { execa } from 'execa'
-import { SCHEMATHESIS_VERSION } from './find-schemathesis.js'
+import { SCHEMATHESIS_VERSION, schemathesisIn } from './schemathesis-places.js'
 
 /** Pythons tried in turn for the virtual environment; `PYTHON` goes first when set. */
 const PYTHONS = ['python3', 'python3.13', 'python3.12', 'python3.11', 'python3.10', 'python']
-
-/**
- * The user's own virtual environment for the pinned Schemathesis, under their cache folder
- * (`XDG_CACHE_HOME`, else `~/.cache`): what `users-api-kit setup-fuzz` creates and `fuzz` finds.
- */
-export function userVirtualenvDir(env: Record<string, string | undefined>, home = homedir()): string {
-  const cache = env['XDG_CACHE_HOME'] || join(home, '.cache')
-  return join(cache, 'users-api-kit', `schemathesis-${SCHEMATHESIS_VERSION}`)
-}
-
-/** The `st` executable inside a virtual environment. */
-export function schemathesisIn(virtualenv: string, platform: NodeJS.Platform = process.platform): string {
-  return platform === 'win32' ? join(virtualenv, 'Scripts', 'st.exe') : join(virtualenv, 'bin', 'st')
-}
 
 function pythonIn(virtualenv: string): string {
   return process.platform === 'win32' ? join(virtualenv, 'Scripts', 'python.exe') : join(virtualenv, 'bin', 'python')

@@ -68,8 +68,8 @@ export interface UsersApiMock {
 }
 
 /**
- * Creates a mock of the users API, not bound to any transport: the Fastify server, the fetch handler and
- * the MSW handlers are built on it. With the default seed nothing is generated: the state was made at
+ * Creates a mock of the users API, not bound to any transport: the server (node:http for the API, Fastify
+ * for the mock's own routes), the fetch handler and the MSW handlers are built on it. With the default seed nothing is generated: the state was made at
  * build time; another seed or user count loads faker.
  *
  * @example
