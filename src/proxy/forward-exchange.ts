@@ -86,7 +86,7 @@ export function forwardExchange(
       // Nothing sent yet: the proxy answers for itself. Else the client must see the answer is cut short.
       if (!response.headersSent)
         sendProxyProblem(response, new ProxyError(code, `The upstream ${upstream.url}: ${failure.reason}.`))
-      else response.destroy()
+      else cutShort(response)
       finish()
     }
 
@@ -131,4 +131,22 @@ export function forwardExchange(
       response.on('finish', finish)
     })
   })
+}
+
+/** How long a cut answer's last bytes may take to reach a client before its connection is destroyed. */
+const CUT_GRACE_MS = 1_000
+
+/**
+ * The upstream's head and what came of its body, then the connection closed before the body's end: the
+ * client sees an answer cut short. The head goes out with the body's first bytes, so when the upstream
+ * broke off at once (its framing broken in the packet of its head) it has not gone yet: sent now, else
+ * the client got an empty reply. Closed once written (destroyed at once, what was queued could be
+ * dropped), and within CUT_GRACE_MS whatever the client reads.
+ */
+function cutShort(response: ServerResponse): void {
+  const socket = response.socket
+  if (socket === null || socket.destroyed) return void response.destroy()
+  response.flushHeaders()
+  socket.destroySoon()
+  setTimeout(() => socket.destroy(), CUT_GRACE_MS).unref()
 }
