@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { describeTransportFailure, type TransportFailure } from '../contract/client/transport-failure.js'
 import { hasNoContentByHttp } from '../http/bodiless-answers.js'
+import { waitsToSendMoreThan } from '../http/expect-continue.js'
 import { BODY_LIMIT } from '../spec/contract-limits.js'
 import { BoundedBytes } from '../streams/bounded-bytes.js'
 import type { CopyBudget } from './copy-budget.js'
@@ -39,6 +40,11 @@ export interface ForwardedExchange {
   }
   /** Why no whole answer came (its status may have: then the body did not end). */
   failure?: TransportFailure
+  /**
+   * The Content-Length of a body the client declared over the users API's limit and waited to be asked
+   * for (`Expect: 100-continue`), which the upstream answered without asking for: never sent.
+   */
+  unsentBodyBytes?: number
   /** The client went away before the answer ended: nothing to judge. */
   clientGone: boolean
   durationMs: number
@@ -90,7 +96,18 @@ export function forwardExchange(
       finish()
     }
 
-    const outgoing = upstream.request(method, target, withHost(endToEndHeaders(request.rawHeaders), upstream.host))
+    // A body over the limit that the client waits to be asked for: the upstream asks, or refuses it.
+    const asksUpstream = waitsToSendMoreThan(request, BODY_LIMIT)
+    const headers = withHost(endToEndHeaders(request.rawHeaders), upstream.host)
+    if (asksUpstream) {
+      headers.push('Expect', '100-continue')
+      exchange.unsentBodyBytes = Number(request.headers['content-length'])
+    }
+    const outgoing = upstream.request(method, target, headers)
+    outgoing.on('continue', () => {
+      delete exchange.unsentBodyBytes
+      response.writeContinue()
+    })
     const deadline = setTimeout(() => {
       const { response: answer } = exchange
       // As verify words it (contract-client.ts): the status and headers came, the body did not end in time.

@@ -1,5 +1,7 @@
-import type { Server } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { createServer } from '../http/node-http.js'
+import { waitsToSendMoreThan } from '../http/expect-continue.js'
+import { BODY_LIMIT } from '../spec/contract-limits.js'
 import type { AddressInfo, Socket } from 'node:net'
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../contract/client/response-limits.js'
 import { loadSpec, type LoadedSpec } from '../spec/load-spec.js'
@@ -108,6 +110,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   })
   // An Expect other than 100-continue: node would answer 417 itself; the upstream decides, as for any header.
   server.on('checkExpectation', (request, response) => server.emit('request', request, response))
+  // Expect: 100-continue: the proxy asks for a body within the users API's limit itself, as node would;
+  // one over it is the upstream's to ask for or refuse (forward-exchange.ts), never invited unseen. The
+  // connection then closes after the answer: the client may send the body anyway (RFC 9110 §10.1.1).
+  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
+    if (waitsToSendMoreThan(request, BODY_LIMIT)) response.setHeader('connection', 'close')
+    else response.writeContinue()
+    server.emit('request', request, response)
+  })
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => refuseUnparsable(error, socket))
   server.on('connect', (_request, socket: Socket) => refuseTunnel(socket, 'CONNECT'))
   server.on('upgrade', (_request, socket: Socket) => refuseTunnel(socket, 'a protocol upgrade'))

@@ -6,7 +6,7 @@ import { isJsonMediaType } from '../spec/contract-limits.js'
 import { STATE_LIMITS } from '../mock-instance/state-limits.js'
 import type { ConnectionGuard } from './connection-guard.js'
 import type { WebhookHosts } from './webhook-hosts.js'
-import { registerControlJsonParser, SMALL_BODY_LIMITS, STATE_BODY_LIMITS } from './control-json-bodies.js'
+import { controlBodyLimits, registerControlJsonParser } from './control-json-bodies.js'
 import type { ScannedJson } from './json-body-scanner.js'
 import { parseScannedJson } from './parse-scanned-json.js'
 import { createTimeSlices, runInSlices } from './time-slices.js'
@@ -33,9 +33,7 @@ export interface ControlRouteOptions {
  */
 export async function registerControlRoutes(app: FastifyInstance, options: ControlRouteOptions): Promise<void> {
   const { mock, controlToken, cors, connections, webhookHosts } = options
-  registerControlJsonParser(app, (request) =>
-    request.method === 'PUT' && request.routeOptions.url === '/__mock/state' ? STATE_BODY_LIMITS : SMALL_BODY_LIMITS,
-  )
+  registerControlJsonParser(app, (request) => controlBodyLimits(request.method, request.url))
   const onRequest = [
     createControlOriginGuard(cors),
     ...(controlToken === undefined ? [] : [createControlTokenGuard(controlToken)]),

@@ -6,6 +6,7 @@ import { answerCorsHeaders, preflightHeaders, type CorsOrigins } from '../mock-i
 import type { UsersApiMock } from '../mock-instance/create-users-api-mock.js'
 import { BODY_LIMIT } from '../spec/contract-limits.js'
 import { BoundedBytes } from '../streams/bounded-bytes.js'
+import { waitsToSendMoreThan } from '../http/expect-continue.js'
 
 /** What the request log is told of each answered request (request-log.ts): no header of it. */
 export interface AnsweredRequest {
@@ -84,7 +85,11 @@ export function createEngineListener(options: EngineListenerOptions) {
     }
     let engineAnswer: EngineResponse
     try {
-      const body = announcesBody(request) ? await readBody(request) : undefined
+      const body = waitsToSendMoreThan(request, BODY_LIMIT)
+        ? overTheLimit()
+        : announcesBody(request)
+          ? await readBody(request)
+          : undefined
       engineAnswer = await options.mock.handle(toEngineRequest(request, body))
     } catch (error) {
       options.onUnexpectedError?.(error)
@@ -134,6 +139,15 @@ function single(value: string | string[] | undefined): string | undefined {
 function announcesBody(request: IncomingMessage): boolean {
   const { 'content-length': length, 'transfer-encoding': encoding } = request.headers
   return encoding !== undefined || (length !== undefined && length !== '0')
+}
+
+/**
+ * What the engine is handed for a body declared over the limit that the client waits to be asked for
+ * (build-app.ts does not ask): bytes enough to be over the limit, which is all the engine reads of a
+ * body past it (engine-request.ts); it answers 413, or what comes before it in the contract's order.
+ */
+function overTheLimit(): Uint8Array {
+  return new Uint8Array(BODY_LIMIT + 1)
 }
 
 /**
