@@ -24,7 +24,7 @@ const COMPARED: Array<{ url: string; token?: string }> = [
 /** Status, Content-Type, Content-Length and the body's bytes, as node's client read them off the wire. */
 function readOverSocket(base: string, method: string, url: string, token?: string) {
   return new Promise<{ status: number; type?: string; length?: string; bytes: number }>((resolve, reject) => {
-    const headers = token === undefined ? {} : { authorization: `Bearer ${token}` }
+    const headers: Record<string, string> = token === undefined ? {} : { authorization: `Bearer ${token}` }
     const outgoing = httpRequest(`${base}${url}`, { method, headers, agent: false }, (response) => {
       let bytes = 0
       response.on('data', (chunk: Buffer) => (bytes += chunk.byteLength))
@@ -116,7 +116,7 @@ describe('HEAD over a real socket', () => {
 describe('HEAD on the other transports', () => {
   test.each(COMPARED)('the fetch handler: HEAD $url has the Content-Length of its GET', async ({ url, token }) => {
     const handle = createFetchHandler({ users: 5 })
-    const headers = token === undefined ? {} : { authorization: `Bearer ${token}` }
+    const headers: Record<string, string> = token === undefined ? {} : { authorization: `Bearer ${token}` }
     const get = await handle(new Request(`http://app.test${url}`, { headers }))
     const head = await handle(new Request(`http://app.test${url}`, { method: 'HEAD', headers }))
     const bytes = (await get.arrayBuffer()).byteLength
@@ -130,7 +130,7 @@ describe('HEAD on the other transports', () => {
     server.listen({ onUnhandledFrame: 'error' })
     try {
       for (const { url, token } of COMPARED) {
-        const headers = token === undefined ? {} : { authorization: `Bearer ${token}` }
+        const headers: Record<string, string> = token === undefined ? {} : { authorization: `Bearer ${token}` }
         const get = await fetch(`http://localhost:4010${url}`, { headers })
         const head = await fetch(`http://localhost:4010${url}`, { method: 'HEAD', headers })
         const bytes = (await get.arrayBuffer()).byteLength
