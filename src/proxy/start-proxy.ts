@@ -1,6 +1,8 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { createServer } from '../http/node-http.js'
 import { waitsToSendMoreThan } from '../http/expect-continue.js'
+import { BODY_TIMEOUT_MS, dropStalledBodies } from '../http/body-timeout.js'
+import { guardConnections } from '../http/connection-guard.js'
 import { BODY_LIMIT } from '../spec/contract-limits.js'
 import type { AddressInfo, Socket } from 'node:net'
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../contract/client/response-limits.js'
@@ -108,6 +110,18 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     pending.add(done)
     void done.finally(() => pending.delete(done))
   })
+  // The mock's bounds on its clients (docs/decisions/0010): a flood of connections closes the slowest, a
+  // body that stalls is dropped.
+  guardConnections(server)
+  dropStalledBodies(server, (socket) =>
+    writeRawProblem(
+      socket,
+      new ProxyError(
+        'BODY_STALLED',
+        `No byte of the request's body came for ${BODY_TIMEOUT_MS / 1000} s; nothing more was forwarded.`,
+      ),
+    ),
+  )
   // An Expect other than 100-continue: node would answer 417 itself; the upstream decides, as for any header.
   server.on('checkExpectation', (request, response) => server.emit('request', request, response))
   // Expect: 100-continue: the proxy asks for a body within the users API's limit itself, as node would;

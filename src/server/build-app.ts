@@ -9,12 +9,13 @@ import type { OpenAPIV3_1 } from 'openapi-types'
 import { refuseOtherControlMethods, registerControlRoutes } from './control-routes.js'
 import { createControlOriginGuard } from './control-origin.js'
 import { registerDocsRoutes } from './docs-routes.js'
-import { guardConnections } from './connection-guard.js'
+import { guardConnections } from '../http/connection-guard.js'
+import { dropStalledBodies } from '../http/body-timeout.js'
 import { controlBodyLimits } from './control-json-bodies.js'
 import { waitsToSendMoreThan } from '../http/expect-continue.js'
 import { BODY_LIMIT } from '../spec/contract-limits.js'
 import { createEngineListener } from './engine-listener.js'
-import { refuseConnect, replyToClientError, sendProblem } from './problem-replies.js'
+import { refuseConnect, refuseStalledBody, replyToClientError, sendProblem } from './problem-replies.js'
 import { isLevelEnabled, logAnswered, OneLineRequestLog } from './request-log.js'
 import { createWebhookHosts, type WebhookHosts } from './webhook-hosts.js'
 
@@ -122,6 +123,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
     closing: () => closing,
   })
   const connections = guardConnections(app.server)
+  dropStalledBodies(app.server, refuseStalledBody)
   // Node answers an `Expect` other than 100-continue a bodiless 417 of its own; RFC 9110 lets a server
   // ignore it, and the request is answered as usual.
   app.server.on('checkExpectation', dispatch)
