@@ -118,7 +118,7 @@ function readSettings(): { settings: SoakSettings; dryRun: boolean } {
       duration: { type: 'string', default: '60' },
       warmup: { type: 'string', default: '15' },
       connections: { type: 'string', default: '10' },
-      // Four times the mock's connection cap (src/server/connection-guard.ts).
+      // Four times the mock's connection cap (src/http/connection-guard.ts).
       'slow-clients': { type: 'string', default: '2048' },
       'dry-run': { type: 'boolean', default: false },
     },

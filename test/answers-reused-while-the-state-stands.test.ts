@@ -5,7 +5,8 @@ import { cacheAnswers } from '../src/mock-instance/answer-cache.js'
 import { createUsersApiMock } from '../src/mock-instance/create-users-api-mock.js'
 
 // The mock reuses its answers to GET and HEAD while the state stands (issue 21): the same request on the
-// same state gets the same answer without the engine, and never an answer of a state that has moved.
+// same state gets the same answer without the engine, and never an answer of a state that has moved. An
+// answer is kept once asked twice, and the kept ones are bounded by count and by size (issue 36).
 
 const OWNER = { authorization: 'Bearer owner-token' }
 const me = (headers: Record<string, string> = OWNER): EngineRequest => ({
@@ -29,12 +30,44 @@ function countingEngine() {
 }
 
 describe('answers reused while the state stands', () => {
-  test('the same GET on the same state is answered once by the engine, then from the cache', async () => {
+  test('the same GET on the same state is answered by the engine twice (asked once, it is not kept), then from the cache', async () => {
     const { state, engine, calls } = countingEngine()
     const { handle } = cacheAnswers(engine, () => state.store, { simulates: false })
-    const first = await handle(me())
-    expect(await handle(me())).toBe(first)
-    expect(calls()).toBe(1)
+    await handle(me())
+    const second = await handle(me())
+    expect(calls()).toBe(2)
+    expect(await handle(me())).toBe(second)
+    expect(await handle(me())).toBe(second)
+    expect(calls()).toBe(2)
+  })
+
+  test('answers asked once are never kept, however many: 60,000 distinct searches keep nothing', async () => {
+    const { state, engine, calls } = countingEngine()
+    const { handle, reuse } = cacheAnswers(engine, () => state.store, { simulates: false })
+    const search = (index: number) => ({ ...me(), url: `/api/users?search=${index}` })
+    for (let index = 0; index < 60_000; index += 1) await handle(search(index))
+    expect(calls()).toBe(60_000)
+    expect(Array.from({ length: 60_000 }, (_, index) => reuse(search(index))).filter(Boolean)).toEqual([])
+  })
+
+  test('the kept answers hold 8 Mi characters at most, the oldest going first; a larger one is never kept', async () => {
+    const state = { store: { revision: 0 } as unknown as UserStore }
+    let calls = 0
+    const engine = async (request: EngineRequest): Promise<EngineResponse> => {
+      calls += 1
+      return {
+        status: 200,
+        headers: {},
+        body: 'x'.repeat(Number(new URL(request.url, 'http://x').searchParams.get('mib')) * 2 ** 20),
+      }
+    }
+    const { handle, reuse } = cacheAnswers(engine, () => state.store, { simulates: false })
+    const sized = (page: number, mib: number) => ({ ...me(), url: `/api/users?page=${page}&mib=${mib}` })
+    for (const page of [1, 2, 3]) for (let time = 0; time < 2; time += 1) await handle(sized(page, 3)) // 9 MiB asked twice each
+    expect([1, 2, 3].map((page) => reuse(sized(page, 3)) !== undefined)).toEqual([false, true, true])
+    for (let time = 0; time < 3; time += 1) await handle(sized(4, 9))
+    expect(calls).toBe(9)
+    expect(reuse(sized(4, 9))).toBeUndefined()
   })
 
   test('a change, a reset or another store is never answered from before it', async () => {
@@ -83,6 +116,8 @@ describe('answers reused while the state stands', () => {
     const { state, engine, bump } = countingEngine()
     const { handle, reuse } = cacheAnswers(engine, () => state.store, { simulates: false })
     expect(reuse(me())).toBeUndefined()
+    await handle(me())
+    expect(reuse(me())).toBeUndefined()
     const answer = await handle(me())
     expect(reuse(me())).toBe(answer)
     expect(reuse(me({ authorization: 'Bearer viewer-token' }))).toBeUndefined()
@@ -102,33 +137,39 @@ describe('answers reused while the state stands', () => {
   test('at most 1,000 answers are kept, the oldest going first when none was read again', async () => {
     const { state, engine, calls } = countingEngine()
     const { handle } = cacheAnswers(engine, () => state.store, { simulates: false })
-    for (let index = 0; index <= 1_000; index += 1) await handle({ ...me(), url: `/api/users?page=${index + 1}` })
-    expect(calls()).toBe(1_001)
+    for (let index = 0; index <= 1_000; index += 1)
+      for (let time = 0; time < 2; time += 1) await handle({ ...me(), url: `/api/users?page=${index + 1}` })
+    expect(calls()).toBe(2_002)
     await handle({ ...me(), url: '/api/users?page=1001' })
-    expect(calls()).toBe(1_001)
+    expect(calls()).toBe(2_002)
     await handle({ ...me(), url: '/api/users?page=1' })
-    expect(calls()).toBe(1_002)
+    expect(calls()).toBe(2_003)
   })
 
   test('an answer read again outlives older answers nobody read again, and the newest answer is never the one to go', async () => {
     const { state, engine, calls } = countingEngine()
     const { handle, reuse } = cacheAnswers(engine, () => state.store, { simulates: false })
     const page = (index: number) => ({ ...me(), url: `/api/users?page=${index}` })
-    for (let index = 1; index <= 1_000; index += 1) await handle(page(index))
+    // Asked twice: kept.
+    const keep = async (index: number) => {
+      await handle(page(index))
+      await handle(page(index))
+    }
+    for (let index = 1; index <= 1_000; index += 1) await keep(index)
     expect(reuse(page(1))).toBeDefined()
-    await handle(page(1_001))
+    await keep(1_001)
     expect(reuse(page(1))).toBeDefined()
     expect(reuse(page(2))).toBeUndefined()
     expect(reuse(page(1_001))).toBeDefined()
     // Every kept answer read again: the one just kept still stays, an older one goes.
     for (let index = 3; index <= 1_001; index += 1) reuse(page(index))
     reuse(page(1))
-    await handle(page(1_002))
+    await keep(1_002)
     expect(reuse(page(1_002))).toBeDefined()
     expect([1, ...Array.from({ length: 999 }, (_, at) => at + 3)].filter((index) => !reuse(page(index)))).toHaveLength(
       1,
     )
-    expect(calls()).toBe(1_002)
+    expect(calls()).toBe(2_004)
   })
 })
 
@@ -136,6 +177,7 @@ describe('through a whole mock', () => {
   test('a rename is seen at once by every reader of the user, the list, and after a reset', async () => {
     const mock = await createUsersApiMock()
     const list = { method: 'GET', url: '/api/users?search=ada', headers: OWNER }
+    await mock.handle(list)
     const before = await mock.handle(list)
     expect(await mock.handle(list)).toBe(before)
     const admin = JSON.parse((await mock.handle(me({ authorization: 'Bearer admin-token' }))).body ?? '{}') as {

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, test } from 'vitest'
 import type { FindingEntry } from '../src/proxy/finding-entry.js'
 import { startProxy, type ProxyOptions, type RunningProxy } from '../src/proxy/start-proxy.js'
 import {
+  startBrokenChunksServer,
   startDeepNestingServer,
   startEchoingServer,
   startEndlessServer,
@@ -162,6 +163,20 @@ describe('the proxy in front of a hostile upstream', { timeout: 60_000 }, () => 
     expect((await read(running.url)).status).toBe(502)
     expect((await findingOf(running)).message).toMatch(reason)
   })
+
+  test.each([
+    ['in the packet of its head', undefined],
+    ['after its head and a first chunk', 200],
+  ])(
+    "chunked framing broken %s: the client gets the upstream's head and a cut body, and a finding",
+    async (_name, pauseMs) => {
+      const running = await proxyFor(await startBrokenChunksServer(pauseMs))
+      const answer = await read(running.url)
+      expect([answer.status, answer.ended]).toEqual([200, 'cut'])
+      expect(answer.headers['content-type']).toBe('application/json')
+      expect((await findingOf(running)).message).toMatch(/not HTTP \(HPE_INVALID_CHUNK_SIZE/)
+    },
+  )
 
   test('JSON nested 100,000 deep is forwarded, not parsed: not checked', async () => {
     const running = await proxyFor(await startDeepNestingServer())

@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { MAX_CONNECTIONS } from '../src/server/connection-guard.js'
+import { MAX_CONNECTIONS } from '../src/http/connection-guard.js'
 import { buildCliOnce, killRunningClis, startCli } from './support/cli-mock-process.js'
 
 // Slow and idle sockets must not lock new clients out of the mock (file descriptors are finite), and

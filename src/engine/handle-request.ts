@@ -114,7 +114,15 @@ function answer(status: number, body: string | undefined): EngineResponse {
   return { status, headers: { 'content-type': JSON_CONTENT_TYPE }, body }
 }
 
-/** HEAD is GET without the content (RFC 9110 §9.3.2): the same status and headers, an error's too. */
+/**
+ * HEAD is GET without the content (RFC 9110 §9.3.2): the same status and headers, an error's too, and
+ * the Content-Length the GET's content has (§8.6), which only the engine knows: a transport writes it
+ * for a body it is given.
+ */
 function withContentFor(method: string, response: EngineResponse): EngineResponse {
-  return method === 'HEAD' ? { ...response, body: undefined } : response
+  if (method !== 'HEAD' || response.body === undefined) return response
+  const length = String(UTF8.encode(response.body).byteLength)
+  return { ...response, headers: { ...response.headers, 'content-length': length }, body: undefined }
 }
+
+const UTF8 = new TextEncoder()

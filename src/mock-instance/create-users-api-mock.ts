@@ -12,6 +12,7 @@ import { cacheAnswers } from './answer-cache.js'
 import { createTarget, DEFAULT_DISPOSABLE_USERS, type MockTarget } from './create-target.js'
 import { assertNoUserHasToken, withoutReservedToken } from './reserved-token.js'
 import { StateHolder } from './state-holder.js'
+import { stateJsonSlices } from './state-json.js'
 import { listTokens, type TokenListing } from './token-listing.js'
 import { createMockWebhooks, type MockWebhooks, type WebhookOptions } from '../webhooks/mock-webhooks.js'
 
@@ -52,6 +53,11 @@ export interface UsersApiMock {
   reset(): void
   /** The whole state in the fixture format, tokens included. */
   exportState(): MockState
+  /**
+   * {@link exportState} as JSON text, a slice at a time (their bytes together are `JSON.stringify` of it),
+   * of the state as it is at the call: for a transport that writes each slice and answers others between.
+   */
+  exportStateJson(): Generator<string, void>
   /** Validates a whole state (fixture format) and replaces the current one; a bad one changes nothing. */
   replaceState(input: unknown): { organizations: number; users: number }
   /**
@@ -112,6 +118,7 @@ export async function createUsersApiMock(options: UsersApiMockOptions = {}): Pro
       webhooks.clear()
     },
     exportState: () => state.store.exportState(),
+    exportStateJson: () => stateJsonSlices(state.store.snapshot()),
     replaceState: (input) => runToEnd(replaceStateInSteps(input)),
     replaceStateInSteps,
     tokens: () => listTokens(state.store),

@@ -121,7 +121,7 @@ export class ExchangeObserver {
       credentials,
       path: arrival.path,
       rawQuery: arrival.rawQuery,
-      bodyBytes: forwarded.body.total,
+      bodyBytes: bodyBytesOf(forwarded),
       ...(exchange.operation ? { operation: exchange.operation } : {}),
       ...(body === undefined ? {} : { body }),
     })
@@ -130,7 +130,7 @@ export class ExchangeObserver {
       credentials,
       path: arrival.path,
       query: new URLSearchParams(arrival.rawQuery),
-      requestBytes: forwarded.body.total,
+      requestBytes: bodyBytesOf(forwarded),
       startedAt: arrival.startedAt,
       endedAt,
       ...(arrival.userId === undefined ? {} : { userId: arrival.userId }),
@@ -195,6 +195,11 @@ export function userIdOf(operation: Operation, path: string): string | undefined
   } catch {
     return undefined
   }
+}
+
+/** The request body's size: as sent, or as declared when it was never asked for (Expect: 100-continue). */
+function bodyBytesOf(forwarded: ForwardedExchange): number {
+  return forwarded.unsentBodyBytes ?? forwarded.body.total
 }
 
 /** The request body, when it is within the users API's limit: past it, only its size is known. */

@@ -1,6 +1,9 @@
 import { HOP_BY_HOP_HEADERS } from '../http/hop-by-hop-headers.js'
 
-/** `Expect` is answered by the proxy's own server (100 Continue), so it is not passed on either. */
+/**
+ * `Expect` is answered by the proxy's own server (100 Continue), so it is not passed on either; but for a
+ * body over the users API's limit, which forward-exchange.ts lets the upstream ask for.
+ */
 const NOT_FORWARDED = new Set([...HOP_BY_HOP_HEADERS, 'expect'])
 
 /**

@@ -78,6 +78,9 @@ export class ExchangeJudge {
     for (const finding of this.client.findingsOf(observed.exchange)) {
       findings.push({ ...finding, kind: 'violation', sentences: this.sentencesOf.get(finding.check) ?? [] })
     }
+    // A HEAD answer has no content (RFC 9110 §9.3.2): the rules and the knowledge read answers' users and
+    // pages, which it would give them as missing or empty. verify's checks above know HEAD.
+    if (observed.exchange.request.method === 'HEAD') return findings
     for (const rule of this.rules) {
       for (const { sentences, message } of rule.observe(observed, this.knowledge)) {
         findings.push({ kind: 'violation', check: rule.name, rule: rule.rule, message, sentences })

@@ -18,6 +18,8 @@ export const PROXY_PROBLEMS = {
   HOST_REFUSED: { status: 403, title: 'Forbidden' },
   /** A /__proxy/ path the proxy does not have. */
   NOT_FOUND: { status: 404, title: 'Not Found' },
+  /** The client's body went BODY_TIMEOUT_MS (src/http/body-timeout.ts) without a byte: dropped. */
+  BODY_STALLED: { status: 408, title: 'Request Timeout' },
   /** Too many live pages open at once. */
   TOO_MANY_STREAMS: { status: 503, title: 'Service Unavailable' },
 } as const satisfies Record<string, { status: number; title: string }>

@@ -1,5 +1,9 @@
-import type { Server } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { createServer } from '../http/node-http.js'
+import { waitsToSendMoreThan } from '../http/expect-continue.js'
+import { BODY_TIMEOUT_MS, dropStalledBodies } from '../http/body-timeout.js'
+import { guardConnections } from '../http/connection-guard.js'
+import { BODY_LIMIT } from '../spec/contract-limits.js'
 import type { AddressInfo, Socket } from 'node:net'
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../contract/client/response-limits.js'
 import { loadSpec, type LoadedSpec } from '../spec/load-spec.js'
@@ -106,8 +110,28 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     pending.add(done)
     void done.finally(() => pending.delete(done))
   })
+  // The mock's bounds on its clients (docs/decisions/0010): a flood of connections closes the slowest, a
+  // body that stalls is dropped.
+  guardConnections(server)
+  dropStalledBodies(server, (socket) =>
+    writeRawProblem(
+      socket,
+      new ProxyError(
+        'BODY_STALLED',
+        `No byte of the request's body came for ${BODY_TIMEOUT_MS / 1000} s; nothing more was forwarded.`,
+      ),
+    ),
+  )
   // An Expect other than 100-continue: node would answer 417 itself; the upstream decides, as for any header.
   server.on('checkExpectation', (request, response) => server.emit('request', request, response))
+  // Expect: 100-continue: the proxy asks for a body within the users API's limit itself, as node would;
+  // one over it is the upstream's to ask for or refuse (forward-exchange.ts), never invited unseen. The
+  // connection then closes after the answer: the client may send the body anyway (RFC 9110 §10.1.1).
+  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
+    if (waitsToSendMoreThan(request, BODY_LIMIT)) response.setHeader('connection', 'close')
+    else response.writeContinue()
+    server.emit('request', request, response)
+  })
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => refuseUnparsable(error, socket))
   server.on('connect', (_request, socket: Socket) => refuseTunnel(socket, 'CONNECT'))
   server.on('upgrade', (_request, socket: Socket) => refuseTunnel(socket, 'a protocol upgrade'))

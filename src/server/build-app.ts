@@ -9,9 +9,13 @@ import type { OpenAPIV3_1 } from 'openapi-types'
 import { refuseOtherControlMethods, registerControlRoutes } from './control-routes.js'
 import { createControlOriginGuard } from './control-origin.js'
 import { registerDocsRoutes } from './docs-routes.js'
-import { guardConnections } from './connection-guard.js'
+import { guardConnections } from '../http/connection-guard.js'
+import { dropStalledBodies } from '../http/body-timeout.js'
+import { controlBodyLimits } from './control-json-bodies.js'
+import { waitsToSendMoreThan } from '../http/expect-continue.js'
+import { BODY_LIMIT } from '../spec/contract-limits.js'
 import { createEngineListener } from './engine-listener.js'
-import { refuseConnect, replyToClientError, sendProblem } from './problem-replies.js'
+import { refuseConnect, refuseStalledBody, replyToClientError, sendProblem } from './problem-replies.js'
 import { isLevelEnabled, logAnswered, OneLineRequestLog } from './request-log.js'
 import { createWebhookHosts, type WebhookHosts } from './webhook-hosts.js'
 
@@ -45,6 +49,12 @@ const OWN_ROUTES_CORS = {
  */
 function isOwnRoute(url: string): boolean {
   return /^\/(?:__mock\/|docs(?:[/?]|$)|openapi\.(?:json|yaml)(?:\?|$))/.test(url)
+}
+
+/** The most a request's body may hold: its control route's limit, the users API's elsewhere. */
+function bodyLimitOf(request: IncomingMessage): number {
+  const url = request.url ?? '/'
+  return isOwnRoute(url) ? controlBodyLimits(request.method, url).bytes : BODY_LIMIT
 }
 
 /** How long a client may take to send a whole request: a 30 MB `PUT /__mock/state` at 1 MB/s fits. */
@@ -113,9 +123,18 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
     closing: () => closing,
   })
   const connections = guardConnections(app.server)
+  dropStalledBodies(app.server, refuseStalledBody)
   // Node answers an `Expect` other than 100-continue a bodiless 417 of its own; RFC 9110 lets a server
   // ignore it, and the request is answered as usual.
   app.server.on('checkExpectation', dispatch)
+  // Expect: 100-continue: node would invite any body. One declared over its route's limit is not asked
+  // for: its answer comes at once, and the connection closes after it, since the client may send the
+  // body anyway (RFC 9110 §10.1.1). The engine and the control routes' parser read no such body.
+  app.server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
+    if (waitsToSendMoreThan(request, bodyLimitOf(request))) response.setHeader('connection', 'close')
+    else response.writeContinue()
+    app.server.emit('request', request, response)
+  })
   app.server.on('connect', (_request, socket) => refuseConnect(socket as Socket))
   app.addHook('preClose', (done) => {
     closing = true

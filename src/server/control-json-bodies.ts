@@ -28,6 +28,15 @@ export const SMALL_BODY_LIMITS: JsonBodyLimits = {
 }
 
 /**
+ * The limits of a control route's body, by its method and request target: one answer for the parser
+ * and for `Expect: 100-continue` (build-app.ts), which must agree on which bodies to ask for.
+ */
+export function controlBodyLimits(method: string | undefined, url: string | undefined): JsonBodyLimits {
+  const path = (url ?? '').split('?')[0]
+  return method === 'PUT' && path === '/__mock/state' ? STATE_BODY_LIMITS : SMALL_BODY_LIMITS
+}
+
+/**
  * The control routes' JSON parser: each body is scanned as it arrives, within its route's limits
  * (`limitsOf`), and refused at the first byte past one; nothing is parsed before the whole body passed.
  * A small body is then parsed at once; a body whose limits find elements (a state) is handed over

@@ -6,6 +6,8 @@ import { answerCorsHeaders, preflightHeaders, type CorsOrigins } from '../mock-i
 import type { UsersApiMock } from '../mock-instance/create-users-api-mock.js'
 import { BODY_LIMIT } from '../spec/contract-limits.js'
 import { BoundedBytes } from '../streams/bounded-bytes.js'
+import { announcesBody } from '../http/announces-body.js'
+import { waitsToSendMoreThan } from '../http/expect-continue.js'
 
 /** What the request log is told of each answered request (request-log.ts): no header of it. */
 export interface AnsweredRequest {
@@ -82,9 +84,20 @@ export function createEngineListener(options: EngineListenerOptions) {
       answered(request, 204, started)
       return
     }
+    let body: Uint8Array | undefined
+    try {
+      body = waitsToSendMoreThan(request, BODY_LIMIT)
+        ? overTheLimit()
+        : announcesBody(request)
+          ? await readBody(request)
+          : undefined
+    } catch {
+      // The body never came whole: its client went away, or it stalled and was dropped (body-timeout.ts).
+      response.destroy()
+      return
+    }
     let engineAnswer: EngineResponse
     try {
-      const body = announcesBody(request) ? await readBody(request) : undefined
       engineAnswer = await options.mock.handle(toEngineRequest(request, body))
     } catch (error) {
       options.onUnexpectedError?.(error)
@@ -130,16 +143,19 @@ function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value
 }
 
-/** Whether the request announces a body: most (GETs) do not, and nothing is waited for. */
-function announcesBody(request: IncomingMessage): boolean {
-  const { 'content-length': length, 'transfer-encoding': encoding } = request.headers
-  return encoding !== undefined || (length !== undefined && length !== '0')
+/**
+ * What the engine is handed for a body declared over the limit that the client waits to be asked for
+ * (build-app.ts does not ask): bytes enough to be over the limit, which is all the engine reads of a
+ * body past it (engine-request.ts); it answers 413, or what comes before it in the contract's order.
+ */
+function overTheLimit(): Uint8Array {
+  return new Uint8Array(BODY_LIMIT + 1)
 }
 
 /**
  * The body's first `BODY_LIMIT + 1` bytes: enough for the engine to tell that it is over the limit (413).
- * The rest is read and dropped, so that the connection can carry the next request; the server's request
- * timeout bounds a body that never ends.
+ * The rest is read and dropped, so that the connection can carry the next request; the body timeout
+ * drops a body that stalls (body-timeout.ts), the server's request timeout one that never ends.
  */
 async function readBody(request: IncomingMessage): Promise<Uint8Array | undefined> {
   const body = new BoundedBytes(BODY_LIMIT + 1)

@@ -3,6 +3,7 @@ import type { ConnectionError, FastifyReply, FastifyRequest } from 'fastify'
 import { AppError } from '../errors.js'
 import { toProblem, toProblemResponse } from '../engine/problems.js'
 import { fromRouteError } from './from-route-error.js'
+import { BODY_TIMEOUT_MS } from '../http/body-timeout.js'
 
 /**
  * Sends an error of the server's own routes (the control routes, Fastify's errors) as problem+json,
@@ -14,7 +15,7 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, thrown
   const response = toProblemResponse(error)
   // A body refused while it still arrives (a 413 of the control routes): Fastify would close the connection
   // with its bytes unread, which resets it, and a client still writing never sees the answer. Kept alive,
-  // node reads the rest and drops it (the server's request timeout bounds one that never ends).
+  // node reads the rest and drops it (the body timeout drops one that stalls, the request timeout one that never ends).
   if (!request.raw.complete) reply.removeHeader('connection')
   return reply.code(response.status).headers(response.headers).send(response.body)
 }
@@ -62,6 +63,23 @@ export function refuseConnect(socket: Socket): void {
     }),
   )
   socket.end()
+}
+
+/**
+ * What a request whose body stalled is answered before its connection is dropped (body-timeout.ts): a
+ * CONTRACT §5 problem, a 400 as for a request that did not arrive whole in time (node's request timeout).
+ *
+ * @example
+ * dropStalledBodies(server, refuseStalledBody)
+ */
+export function refuseStalledBody(socket: Socket): void {
+  const message = `the body stalled: no byte of it for ${BODY_TIMEOUT_MS / 1000} s`
+  writeProblemAndClose(
+    socket,
+    new AppError('VALIDATION_FAILED', `The request is invalid: ${message}.`, {
+      errors: [{ in: 'body', path: '', message }],
+    }),
+  )
 }
 
 /** A problem written straight to the socket, saying that the connection closes after it. */

@@ -37,3 +37,17 @@ export async function runInSlices<T>(steps: Generator<void, T>, budgetMs = SLICE
     await slice()
   }
 }
+
+/**
+ * Each item of `items` on a turn of the event loop of its own: a stream that writes them (an export of
+ * the state) lets other requests in between, and makes the next only when the reader has taken the last.
+ *
+ * @example
+ * reply.send(Readable.from(oneATurn(mock.exportStateJson())))
+ */
+export async function* oneATurn<T>(items: Iterable<T>): AsyncGenerator<T, void> {
+  for (const item of items) {
+    yield item
+    await nextTurn()
+  }
+}

@@ -3,7 +3,7 @@ import { AppError } from '../errors.js'
 import type { UsersApiMock } from '../mock-instance/create-users-api-mock.js'
 import type { EventLogUpdate } from '../webhooks/event-log.js'
 import { checkEndpointUrl, type EndpointRequest } from '../webhooks/webhook-endpoints.js'
-import type { ConnectionGuard } from './connection-guard.js'
+import type { ConnectionGuard } from '../http/connection-guard.js'
 import type { WebhookHosts } from './webhook-hosts.js'
 import { EVENTS_PAGE_HTML, EVENTS_PAGE_SCRIPT } from './events-page.js'
 

@@ -73,6 +73,23 @@ export function startGarbageServer(): Promise<HostileServer> {
 }
 
 /**
+ * Answers every request 200 `application/json`, chunked, and breaks the chunked framing after one chunk
+ * (a chunk size that is not hexadecimal): with `pauseMs`, the head and the first chunk come first and the
+ * broken bytes that long after; without, all in one write.
+ */
+export function startBrokenChunksServer(pauseMs?: number): Promise<HostileServer> {
+  const head = 'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n5\r\n{"a":\r\n'
+  const broken = 'zz\r\nnot a chunk\r\n'
+  return startRawServer((socket) =>
+    socket.once('data', () => {
+      if (pauseMs === undefined) return void socket.end(head + broken)
+      socket.write(head)
+      setTimeout(() => socket.end(broken), pauseMs)
+    }),
+  )
+}
+
+/**
  * Answers every request with an HTML page: `200 text/html` as a web server's default page, or `502` as
  * a reverse proxy's error page in front of a backend that is down.
  */

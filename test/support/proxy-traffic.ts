@@ -79,6 +79,10 @@ export async function runScriptedTraffic(baseUrl: string, target: Target): Promi
   await send('owner searches %', '/api/users?search=%25')
   await send('viewer lists', '/api/users', { token: token('viewer') })
   await send('bot lists (403)', '/api/users', { token: token('bot') })
+  // HEAD: the answers of GET without their bodies, which nothing judges as if they had one.
+  await send('owner HEADs a page', '/api/users?limit=2&page=2', { method: 'HEAD' })
+  await send('owner HEADs /me', '/api/users/me', { method: 'HEAD' })
+  await send('bot HEADs the list (403)', '/api/users', { method: 'HEAD', token: token('bot') })
 
   // The client's own mistakes in the query: each one a 400.
   for (const query of ['limit=0', 'limit=500', 'page=abc', 'role=client_viewer', 'page=1&page=2', 'limit=abc'])

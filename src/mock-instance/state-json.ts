@@ -1,0 +1,33 @@
+import { storedUserAt, type StoreSnapshot } from '../domain/user-store.js'
+
+/** Users written in one slice: about a millisecond of JSON.stringify. */
+const USERS_PER_SLICE = 100
+
+/** Organizations written in one slice: each is a few dozen bytes. */
+const ORGANIZATIONS_PER_SLICE = 2_000
+
+/**
+ * A snapshot in the fixture format as JSON text, a slice at a time: together the very bytes of
+ * `JSON.stringify(stateOfSnapshot(snapshot))`, never held whole, each user copied only for its slice. A
+ * transport writes each slice and lets others in between (the whole text of 100,000 users and its
+ * objects took 24 s and, four exports at once, 1.39 GiB, while a `/me` waited 28 s).
+ *
+ * @example
+ * const text = [...stateJsonSlices(store.snapshot())].join('') // JSON.stringify(store.exportState())
+ */
+export function* stateJsonSlices(snapshot: StoreSnapshot): Generator<string, void> {
+  const { organizations, users } = snapshot
+  yield '{"organizations":['
+  for (let offset = 0; offset < organizations.length; offset += ORGANIZATIONS_PER_SLICE) {
+    const slice = organizations.slice(offset, offset + ORGANIZATIONS_PER_SLICE)
+    yield `${offset === 0 ? '' : ','}${slice.map((organization) => JSON.stringify(organization)).join(',')}`
+  }
+  yield '],"users":['
+  for (let offset = 0; offset < users.length; offset += USERS_PER_SLICE) {
+    const texts: string[] = []
+    for (let position = offset; position < Math.min(offset + USERS_PER_SLICE, users.length); position++)
+      texts.push(JSON.stringify(storedUserAt(snapshot, position)))
+    yield `${offset === 0 ? '' : ','}${texts.join(',')}`
+  }
+  yield ']}'
+}
