@@ -7,6 +7,8 @@ export interface AppOptions {
   db: Database
   adminToken: string
   onEventsCommitted: () => void
+  log: (line: string) => void
+  /** Fastify's request log (pino, JSON lines on stdout). */
   logger?: boolean
 }
 
@@ -15,13 +17,14 @@ export interface AppOptions {
  * checks) and the admin routes under /admin.
  *
  * @example
- * const app = buildApp({ db, adminToken, onEventsCommitted: () => worker.wake() })
+ * const app = buildApp({ db, adminToken, onEventsCommitted: () => worker.wake(), log: console.error })
  * await app.listen({ port: 3000, host: '127.0.0.1' })
  */
 export function buildApp(options: AppOptions) {
-  const deps: ApiDependencies = { db: options.db, onEventsCommitted: options.onEventsCommitted }
+  const deps: ApiDependencies = { db: options.db, onEventsCommitted: options.onEventsCommitted, log: options.log }
   const api = (request: FastifyRequest, reply: FastifyReply) => handleApiRequest(request, reply, deps)
-  const underApi = (request: FastifyRequest) => /^\/api(?:[/?]|$)/.test(request.raw.url ?? '')
+  const underApi = (request: FastifyRequest) =>
+    /^(?:[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#]*)?\/api(?:[/?]|$)/.test(request.raw.url ?? '')
   const app = Fastify({
     logger: options.logger ?? false,
     // A path that is not validly percent-encoded never reaches a route: under /api it is still the
@@ -35,16 +38,13 @@ export function buildApp(options: AppOptions) {
         .send({ type: 'about:blank', status: 400, detail: error.message })
     },
   })
-  // The API reads its own bodies (src/api/read-body.ts); Fastify leaves them unread.
-  app.removeAllContentTypeParsers()
-  app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined))
-
-  app.all('/api', api)
-  app.all('/api/*', api)
-  app.register(adminRoutes, { db: options.db, adminToken: options.adminToken })
-  // Methods Fastify has no route for (PROPFIND, …) and every path outside /api and /admin.
-  app.setNotFoundHandler((request, reply) => {
+  // Everything under /api is answered here, before Fastify reads a body or judges a Content-Type (it
+  // answers 415 for a malformed one, and 400 for QUERY without one, where the contract puts 401 first).
+  app.addHook('onRequest', async (request, reply) => {
     if (underApi(request)) return api(request, reply)
+  })
+  app.register(adminRoutes, { db: options.db, adminToken: options.adminToken })
+  app.setNotFoundHandler((_request, reply) => {
     return reply.code(404).type('application/problem+json').send({
       type: 'about:blank',
       title: 'Not Found',

@@ -23,7 +23,7 @@ const applied = await migrate(db)
 if (applied.length > 0) log(`applied migrations ${applied.join(', ')}`)
 const worker = startDeliveryWorker({ db, log })
 const adminToken = env['ADMIN_TOKEN'] || (await writeAdminToken())
-const app = buildApp({ db, adminToken, onEventsCommitted: () => worker.wake(), logger: env['LOG'] === 'on' })
+const app = buildApp({ db, adminToken, onEventsCommitted: () => worker.wake(), log, logger: env['LOG'] === 'on' })
 await app.listen({ port, host })
 const address = app.server.address()
 const url = `http://${host.includes(':') ? `[${host}]` : host}:${typeof address === 'object' && address ? address.port : port}`

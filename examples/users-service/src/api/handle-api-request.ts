@@ -10,6 +10,8 @@ import { routeRequest } from './route.js'
 export interface ApiDependencies {
   db: Database
   onEventsCommitted: () => void
+  /** Where the cause of a 500 goes (the answer never carries it). */
+  log: (line: string) => void
 }
 
 /**
@@ -53,7 +55,7 @@ export async function handleApiRequest(request: FastifyRequest, reply: FastifyRe
     return reply.type('application/json; charset=utf-8').send(JSON.stringify(answer.body))
   } catch (error) {
     const problem = toProblem(error)
-    if (problem.status === 500) request.log.error({ err: error }, 'unexpected error')
+    if (problem.status === 500) deps.log(`${method} ${path}: ${error instanceof Error ? error.stack : String(error)}`)
     reply.code(problem.status).headers(problem.headers).type('application/problem+json')
     return reply.send(JSON.stringify(problem.body))
   }

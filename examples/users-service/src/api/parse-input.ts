@@ -103,6 +103,9 @@ export function parseUserPatch(body: Buffer): UserPatch {
     if (key === 'name') {
       const name = typeof value === 'string' ? value.trim() : undefined
       if (name === undefined) issue('must be a string')
+      // PostgreSQL's text holds neither, and the name is never stored other than as sent (see
+      // docs/implementing.md of users-api-kit: the contract's names allow both).
+      else if (name.includes('\u0000') || /\p{Cs}/u.test(name)) issue('must not hold U+0000 or an unpaired surrogate')
       else if (codePoints(name) < 1 || codePoints(name) > MAX_NAME_LENGTH)
         issue(`must hold 1 to ${MAX_NAME_LENGTH} characters once trimmed`)
       else patch.name = name
