@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream'
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify'
 import { adminRoutes } from './admin/admin-routes.js'
 import { handleApiRequest, type ApiDependencies } from './api/handle-api-request.js'
@@ -27,6 +28,12 @@ export function buildApp(options: AppOptions) {
     /^(?:[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#]*)?\/api(?:[/?]|$)/.test(request.raw.url ?? '')
   const app = Fastify({
     logger: options.logger ?? false,
+    // An id may hold 4,096 characters (docs/contract.md §3), up to 4 bytes each, percent-encoded: 48 KiB
+    // of request line, past Node's default 16 KiB of request line and headers.
+    http: { maxHeaderSize: 64 * 1024 },
+    // What Node's HTTP parser refuses (a longer request, bytes that are not HTTP) never reaches a route:
+    // a problem+json 400 too, not Fastify's own JSON (its 431 is no status the document gives).
+    clientErrorHandler: refuseMalformedRequest,
     // A path that is not validly percent-encoded never reaches a route: under /api it is still the
     // API's, whose order of checks answers 401 before it looks at the id.
     frameworkErrors: (error, request, frameworkReply) => {
@@ -54,4 +61,20 @@ export function buildApp(options: AppOptions) {
     })
   })
   return app
+}
+
+function refuseMalformedRequest(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return
+  const body = JSON.stringify({
+    type: 'about:blank',
+    title: 'Bad Request',
+    status: 400,
+    code: 'VALIDATION_FAILED',
+    detail: 'The request is not HTTP this service can read (its request line and headers are limited to 64 KiB).',
+    errors: [{ in: 'header', path: '', message: error.code ?? 'malformed request' }],
+  })
+  if (!socket.writable) return void socket.destroy()
+  socket.end(
+    `HTTP/1.1 400 Bad Request\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  )
 }
