@@ -8,6 +8,8 @@ import { pathToFileURL } from 'node:url'
 import { execa } from 'execa'
 import { installMissingNodes } from './install-node.mjs'
 import { setUpSchemathesis } from './setup-fuzz.js'
+import { CHROMIUM } from '../test/support/chromium.js'
+import { findPostgresBin } from '../test/support/postgres-server.js'
 
 /** A system package some tests drive, and how to tell it is there. */
 export interface SystemPackage {
@@ -20,7 +22,12 @@ export interface SystemPackage {
 
 /** Debian's packages the tests drive (none is downloaded by a test tool). */
 export const SYSTEM_PACKAGES: SystemPackage[] = [
-  { name: 'chromium', neededBy: 'the browser tests', present: () => existsSync('/usr/bin/chromium') },
+  { name: 'chromium', neededBy: 'the browser tests', present: () => existsSync(CHROMIUM) },
+  {
+    name: 'postgresql',
+    neededBy: "the users-service example's tests on a PostgreSQL server",
+    present: () => findPostgresBin() !== undefined,
+  },
 ]
 
 /** The line a run prints, and where it may, installs: the README gives the same command. */

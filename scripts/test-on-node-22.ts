@@ -2,8 +2,9 @@
 // (which built dist/ and ran every test on the Node on PATH, Node 24 in CI). Extra arguments go to vitest.
 // Left out: the files whose subject is not the runtime but the outside tools and hostile servers they drive
 // many times over (Schemathesis runs, the kill rate's verify runs, verify against hostile targets), which
-// npm test ran; the install routes, which install and run the kit on Node 22 and 24 themselves; and the CI
-// example, which runs on the Node its workflow sets up.
+// npm test ran; the install routes, which install and run the kit on Node 22 and 24 themselves; the CI
+// example, which runs on the Node its workflow sets up; and the users-service example's, which run the
+// service on Node 22 and 24 themselves.
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { execa } from 'execa'
@@ -22,6 +23,7 @@ export const NOT_RUN_AGAIN_ON_NODE_22 = [
   'test/server-text-reaches-the-terminal-escaped.test.ts',
   'test/install-routes.test.ts',
   'test/ci-example-runs-as-written.test.ts',
+  'test/users-service-*.test.ts',
 ]
 
 const onNode22 = process.versions.node.startsWith('22.')
