@@ -39,7 +39,7 @@ async function openSuite(): Promise<Suite> {
   const settings = inject(SUITE_SETTINGS) as SuiteSettings | undefined
   if (!settings) throw new Error('The contract suite runs through `users-api-kit verify`, which provides its target.')
   const target = parseTarget(settings.target)
-  const spec = await loadSpec(settings.spec || undefined)
+  const spec = settings.loadedSpec ?? (await loadSpec(settings.spec || undefined))
   const { layer, timeoutMs } = settings
   const maxResponseBytes = settings.maxResponseBytes || DEFAULT_MAX_RESPONSE_BYTES
   const report = { showSecrets: settings.showSecrets, secrets: listTargetTokens(target) }

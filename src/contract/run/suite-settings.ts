@@ -1,5 +1,6 @@
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from '../client/response-limits.js'
 import type { SuiteLayer } from '../client/response-schemas.js'
+import type { LoadedSpec } from '../../spec/load-spec.js'
 
 /**
  * What `verify` tells the suite's workers about the run: vitest's `provide` carries it to them and the
@@ -11,6 +12,11 @@ export interface SuiteSettings {
   target: unknown
   /** A document of one's own (`--spec`), else the kit's. */
   spec?: string | undefined
+  /**
+   * That document, once `verify` has read it: each worker takes it as it is instead of reading it again
+   * (vitest's provide keeps the nodes the dereferenced document shares).
+   */
+  loadedSpec?: LoadedSpec | undefined
   layer: SuiteLayer
   readOnly: boolean
   /** How long a request may take, to the answer's last byte (`--request-timeout`). */
