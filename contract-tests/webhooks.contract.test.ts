@@ -28,6 +28,7 @@ import {
   type EventPayload,
 } from './support/webhook-events.js'
 import { WebhookReceiver, type ReceivedDelivery } from './support/webhook-receiver.js'
+import { waitForOtherFiles } from './support/wait-for-other-files.js'
 import { ContractViolation } from '../src/contract/client/contract-violation.js'
 
 // CONTRACT §6 (profile): the events a backend sends, received by the suite's own receiver on disposable
@@ -75,10 +76,18 @@ beforeAll(async () => {
   if (settings.autoSubscribe) unsubscribe = await subscribeOnMock(receiver)
 })
 
-afterAll(async () => {
-  await unsubscribe?.()
-  await receiver?.close()
-})
+// In a thread of its own, this file ends only once every other file has: its thread runs nothing else.
+const othersEnded = suite.ownThreadForWaitingFiles ? waitForOtherFiles() : Promise.resolve()
+
+afterAll(
+  async () => {
+    await othersEnded
+    await unsubscribe?.()
+    await receiver?.close()
+  },
+  // The others may take the whole run: this hook's limit is the run's deadline, not vitest's 30 s.
+  Math.max(30_000, Math.min(2 ** 31 - 1, suite.runDeadline - Date.now() + 60_000)),
+)
 
 /** The receiver, or the check is skipped, saying why (a choice, or what the target lacks). */
 function needReceiver(context: TestContext): WebhookReceiver {

@@ -12,7 +12,7 @@ import { chosenSkipReason, INTERRUPTED_REASON, isChosenSkip, isNotRun, RUN_TIMEO
 import { stopOnCtrlC, type Interruption } from './stop-on-ctrl-c.js'
 import type { FailedCheck } from '../report/summarize-failures.js'
 import { SUITE_SETTINGS, type SuiteSettings } from './suite-settings.js'
-import { SUITE_TEST_SETTINGS, waitingFilesFirst } from './suite-config.js'
+import { isWaitingFile, OTHER_FILES_ENDED, SUITE_TEST_SETTINGS, waitingFilesFirst } from './suite-config.js'
 import {
   BUILT_SUITE_DIR,
   BUILT_SUITE_FILES,
@@ -91,6 +91,7 @@ function suiteSettings(options: SuiteRunOptions): SuiteSettings {
     maxResponseBytes: options.maxResponseBytes,
     showSecrets: options.showSecrets,
     runDeadline: Date.now() + options.runTimeoutMs,
+    ownThreadForWaitingFiles: workersFor(options) === 2,
   }
 }
 
@@ -135,9 +136,14 @@ async function runVitest(
   reports: { junit?: ReportMove; json?: ReportMove },
 ): Promise<SuiteOutcome> {
   const { startVitest, BaseSequencer } = await loadVitest()
+  const release = releaseWaitingThread()
   const ctrlC = stopOnCtrlC()
   // One line a file while it runs; the failures, by rule first, once it is over (verify-command.ts).
-  const reporters: Array<string | [string, Record<string, unknown>] | Reporter> = [progressReporter(), ctrlC.reporter]
+  const reporters: Array<string | [string, Record<string, unknown>] | Reporter> = [
+    progressReporter(),
+    ctrlC.reporter,
+    release.reporter,
+  ]
   if (reports.junit) reporters.push(['junit', { outputFile: reports.junit.from, suiteName: 'users-api-kit verify' }])
   if (reports.json) reporters.push(['json', { outputFile: reports.json.from }])
   // The same results as --json's, held in memory: nothing more is written, and nothing runs twice.
@@ -174,7 +180,10 @@ async function runVitest(
     },
     undefined,
     { stdout: namingReportsWhereTheyGo([reports.junit, reports.json]) },
-  ).finally(() => ctrlC.dispose())
+  ).finally(() => {
+    ctrlC.dispose()
+    release.close()
+  })
   const interrupted = ctrlC.interruption()
   const outcome = summarize(vitest.state.getTestModules(), interrupted !== undefined)
   await vitest.close()
@@ -196,6 +205,33 @@ function namingReportsWhereTheyGo(reports: Array<ReportMove | undefined>): Writa
   // open, as process.stdout does.
   output.end = () => output
   return output
+}
+
+/**
+ * Tells the waiting files' thread (suite-config.ts) when every other file has ended, or the run was
+ * stopped (Ctrl-C): it then ends, having run nothing else.
+ */
+function releaseWaitingThread(): { reporter: Reporter; close(): void } {
+  const channel = new BroadcastChannel(OTHER_FILES_ENDED)
+  let others = Number.POSITIVE_INFINITY
+  let ended = 0
+  const release = (): void => channel.postMessage('ended')
+  process.once('SIGINT', release)
+  return {
+    reporter: {
+      onTestRunStart(specifications) {
+        others = specifications.filter((specification) => !isWaitingFile(specification.moduleId)).length
+        if (others === 0) release()
+      },
+      onTestModuleEnd(module) {
+        if (!isWaitingFile(module.moduleId) && (ended += 1) === others) release()
+      },
+    },
+    close() {
+      process.off('SIGINT', release)
+      channel.close()
+    },
+  }
 }
 
 /**

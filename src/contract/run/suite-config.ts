@@ -27,6 +27,13 @@ export const SUITE_TEST_SETTINGS = {
  */
 const WAITING_FILES = ['webhooks']
 
+/**
+ * Where verify says that every other file has ended, to the thread of the waiting files: it runs nothing
+ * after them (other files run one at a time, as their checks expect: one file's promotion of a user to
+ * owner would otherwise change the lists another file compares).
+ */
+export const OTHER_FILES_ENDED = 'users-api-kit verify: the other files have ended'
+
 /** Whether a file of the suite (source or built) is one whose checks mostly wait. */
 export function isWaitingFile(moduleId: string): boolean {
   return WAITING_FILES.some((name) => /[\\/]([^\\/]+)\.contract\.test\.[jt]s$/.exec(moduleId)?.[1] === name)

@@ -26,6 +26,11 @@ export interface SuiteSettings {
   showSecrets: boolean
   /** When the run must end (`--run-timeout`), in milliseconds since the epoch. */
   runDeadline: number
+  /**
+   * Whether the waiting files run in a thread of their own, which they then hold until the other files
+   * have ended (suite-config.ts, OTHER_FILES_ENDED).
+   */
+  ownThreadForWaitingFiles?: boolean
 }
 
 /** A run against `target` with verify's defaults: every layer, writes allowed, secrets masked, no deadline. */
