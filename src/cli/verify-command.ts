@@ -252,14 +252,16 @@ function formatSummary(outcome: SuiteOutcome, reportFiles: string[]): string {
 }
 
 /**
- * A run that skipped most of the suite says so first: how many checks ran, how many were skipped and for
- * what, and that its passes say little. Its exit code stays what the totals give (docs/contract-suite.md).
+ * A run that skipped most of the suite for what the target lacks says so first: how many checks ran, how many
+ * were skipped and for what, and that its passes say little. Its exit code stays what the totals give (docs/contract-suite.md).
  */
-function formatMostSkipped({ passed, failed, skipped, notRun, skipReasons }: SuiteOutcome): string[] {
+function formatMostSkipped({ passed, failed, skipped, notRun, lacks }: SuiteOutcome): string[] {
   const ran = passed + failed
-  if (skipped <= ran || ran === 0) return []
-  const reasons = [...skipReasons].sort((a, b) => b[1] - a[1])
-  const shown = reasons.slice(0, 2).map(([reason, count]) => `${count}${describeSkip(reason)}`)
+  // Skips by choice (--only core, --grep, --read-only) leave a verdict on what was chosen: only lacks count.
+  const lacking = [...lacks.values()].reduce((sum, count) => sum + count, 0)
+  if (lacking <= ran || ran === 0) return []
+  const reasons = [...lacks].sort((a, b) => b[1] - a[1])
+  const shown = reasons.slice(0, 2).map(([reason, count]) => `${count}: ${reason}`)
   const more = reasons.length > 2 ? `; ${reasons.length - 2} more reasons below` : ''
   return [
     `users-api-kit verify: only ${ran} of ${passed + failed + skipped + notRun} checks ran, ${skipped} were skipped (${shown.join('; ')}${more}). This run is no verdict on the backend's conformance: give the target what the skipped checks need (README.md, "Pointing the suite at your own backend").`,
