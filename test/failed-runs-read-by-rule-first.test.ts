@@ -55,14 +55,22 @@ describe('the failures of a run, when most have one cause', () => {
     expect(lines[0]).toBe(
       'One cause behind 12 of the 13 failed checks: each got 404 text/html where the users API would answer otherwise. Is the base URL the users API, and are its tokens right?',
     )
-    // The example's curl, then the other failure's: first under its rule, then in its report.
-    expect(lines.filter((line) => line.includes('Reproduce: curl')).length).toBe(3)
+    // The example's curl, then the other failure's under its rule: its report is in the files.
+    expect(lines.filter((line) => line.includes('Reproduce: curl')).length).toBe(2)
     expect(lines).toContain('  The reports of the other 11: in out/verify.xml.')
     expect(lines).toContain('The other failed check:')
-    expect(lines).toContain('  ✗ x > /api/users/usr_1')
+    expect(lines).toContain('      in x > /api/users/usr_1')
+    expect(lines).toContain('  Their reports: in out/verify.xml.')
   })
 
-  test('answers of the API (2xx), too few failures, or no majority are no common cause', () => {
+  test('answers of the API (2xx, or the error status expected), too few failures, or no majority are no common cause', () => {
+    const expected401 = notFound.map((failure) => ({
+      ...failure,
+      message: failure.message
+        .replace('Received: 404', 'Received: no WWW-Authenticate header')
+        .replace('404 text/html', '401 application/problem+json'),
+    }))
+    expect(findCommonCause(expected401)).toBeUndefined()
     const ok = notFound.map((failure) => ({
       ...failure,
       message: failure.message.replace('404 text/html', '200 application/json'),

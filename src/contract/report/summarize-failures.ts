@@ -49,7 +49,8 @@ export interface CommonCause {
 
 /**
  * The cause behind most failures, when there is one: the same answer that is no answer of the users API
- * (none at all, an unusable one, or an error status: an HTML page, 404 on every route, 401 to every token)
+ * (none at all, an unusable one, or an error status where another was expected: an HTML page, 404 on every
+ * route, 401 to every token)
  * behind at least ONE_CAUSE_AT_LEAST failed checks and more than half of them. A 2xx is no such cause:
  * checks that fail on answers of the API break their own rules (grouped by rule, as ever).
  *
@@ -73,9 +74,12 @@ function causeOf(message: string): string | undefined {
   if (response === undefined) return undefined
   // Whatever the transport said (a timeout, then "not sent" once the client stopped sending): one cause.
   if (response === 'none') return 'no answer at all'
-  const status = Number(/^\d+/.exec(response)?.[0])
+  const status = /^\d+/.exec(response)?.[0]
   const unusable = UNUSABLE.some((name) => message.includes(`[${name}] `))
-  return unusable || status >= 400 ? response : undefined
+  // An error status where the check expected another (`Received: 404`): a 401 that lacks a header is a
+  // rule broken, not a cause.
+  const unexpected = Number(status) >= 400 && new RegExp(`^ +Received: ${status}$`, 'm').test(message)
+  return unusable || unexpected ? response : undefined
 }
 
 /**
@@ -105,17 +109,19 @@ function formatCommonCause(common: CommonCause, all: readonly FailedCheck[], rep
   ]
   const others = all.filter((failure) => !common.failures.includes(failure))
   const heading = others.length === 1 ? 'The other failed check:' : `The other ${others.length} failed checks:`
-  if (others.length > 0) lines.push('', heading, ...formatByRule(others))
+  // Their rules, each with its first failure; their reports are with the others', in the files.
+  if (others.length > 0) lines.push('', heading, ...formatByRule(others, false), `  Their reports: ${where}.`)
   return lines.map((line) => escapeControlCharacters(line))
 }
 
-function formatByRule(failures: readonly FailedCheck[]): string[] {
+function formatByRule(failures: readonly FailedCheck[], reports = true): string[] {
   const rules = groupByRule(failures)
   const lines = [`Failed rules (${rules.length}), each with its first failure:`]
   for (const { rule, count, first } of rules) {
     lines.push(`  ✗ ${rule}: ${count} ${count === 1 ? 'check' : 'checks'}`, `      in ${first.name}`)
     lines.push(...indent(withoutFirstLine(first.message), 6))
   }
+  if (!reports) return lines.map((line) => escapeControlCharacters(line))
   lines.push('', `Failed checks (${failures.length}), each with its report:`)
   for (const failure of failures) lines.push(`  ✗ ${failure.name}`, ...indent(failure.message, 6), '')
   return lines.map((line) => escapeControlCharacters(line))
