@@ -121,9 +121,9 @@ export function renderReport(report: Report): string {
       ]),
     ),
     '',
-    '## 5. The contract suite against a fresh mock',
+    '## 5. The contract suite against a running mock',
     '',
-    `\`users-api-kit verify --base-url\` against a mock just started (default seed), spawn of verify → its exit, ${report.contractSuite.wallMs.length} run(s): ${report.contractSuite.wallMs.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(', ')} (${report.contractSuite.checks}). It includes vitest's own start and the suite's files running in parallel workers.`,
+    ...renderContractSuite(report.contractSuite),
     '',
     ...renderMswBundle(report.mswBundle),
     '',
@@ -246,4 +246,11 @@ function cpuCells(figures: LoadFigures): string[] {
 function cpuRatio(mock: LoadFigures, bare: LoadFigures): string {
   if (mock.serverCpuPerRequestUs === undefined || bare.serverCpuPerRequestUs === undefined) return 'not measured'
   return (mock.serverCpuPerRequestUs / bare.serverCpuPerRequestUs).toFixed(2)
+}
+
+function renderContractSuite(suite: Report['contractSuite']): string[] {
+  const seconds = (values: number[]): string => values.map((ms) => `${(ms / 1000).toFixed(2)} s`).join(', ')
+  return [
+    `\`users-api-kit verify --base-url\` against a mock started before the clock (default seed, a fresh one each run), spawn of verify → its exit, ${suite.wallMs.length} run(s) of each, alternated. The whole suite: ${seconds(suite.wallMs)} (${suite.checks}); its first line of output after ${seconds(suite.firstLineMs)}. \`--only core\`: ${seconds(suite.coreWallMs)} (${suite.coreChecks}). It includes vitest's own start; the suite runs as the JavaScript the build made of it, the webhook checks in a thread of their own beside the rest.`,
+  ]
 }

@@ -49,8 +49,8 @@ export interface Report {
     /** Every query of part 4; `figures` is absent when it was not measured. */
     queries: Array<{ label: string; goalP99: number | undefined; matches?: number; figures?: LoadFigures }>
   }
-  /** Part 5: `verify --base-url` against a fresh mock, wall time per run. */
-  contractSuite: { wallMs: number[]; checks: string }
+  /** Part 5: `verify --base-url` against a running mock, per run: the whole suite, `--only core`, the first line. */
+  contractSuite: { wallMs: number[]; coreWallMs: number[]; firstLineMs: number[]; checks: string; coreChecks: string }
   /** Part 6: the browser bundle of users-api-kit/msw (msw-bundle.ts). */
   mswBundle: {
     esbuild: string

@@ -5,6 +5,10 @@
  * - src/spec/generated/validators.ts: Ajv standalone validators of every operation's query, path
  *   parameters and body; src/spec/generated/state-validator.ts: the state format's;
  * - src/spec/generated/operation-entries.ts: the operation table (routes, parameters, statuses);
+ * - src/spec/generated/default-document.ts: the document as JSON, valid (loadSpec skips YAML and validation);
+ * - src/spec/generated/target-validator.ts: schemas/target.schema.json's (every run of verify reads a target);
+ * - src/spec/generated/response-validators.ts: the contract suite's validators of the document's answers and
+ *   events, both layers, by schemaKey (verify compiles none for the kit's own document);
  * - src/seed/generated/default-state.ts: the default seed's state (the fixtures and faker's users).
  *
  *   npx tsx scripts/generate-artifacts.ts          # write them (npm run build does)
@@ -20,9 +24,10 @@ import { generateState } from '../src/seed/generate-state.js'
 import { DEFAULT_SEED_OPTIONS } from '../src/seed/default-seed-options.js'
 import type { Options } from 'ajv/dist/2020.js'
 import { createAjv, STATE_VALIDATOR_OPTIONS, VALIDATOR_OPTIONS } from '../src/spec/create-ajv.js'
-import { loadSpec } from '../src/spec/load-spec.js'
+import { DEFAULT_SPEC_PATH, readSpecFile } from '../src/spec/load-spec.js'
 import { describeOperations, type JsonSchema } from '../src/spec/operation-table.js'
 import { buildStateSchema } from '../src/spec/state-schema.js'
+import { listSuiteSchemas, RESPONSE_VALIDATOR_OPTIONS, schemaKey } from '../src/contract/client/suite-schemas.js'
 
 const at = (path: string): string => fileURLToPath(new URL(`../${path}`, import.meta.url))
 
@@ -31,11 +36,14 @@ const HEADER =
 
 /** Every generated file: its path and its content. */
 export async function renderArtifacts(): Promise<Array<{ path: string; content: string }>> {
-  const { dereferenced } = await loadSpec()
+  const { document, dereferenced } = await readSpecFile(DEFAULT_SPEC_PATH)
   const { operations, schemas } = describeOperations(dereferenced)
   const stateSchema = buildStateSchema(dereferenced)
   const validators = compileStandalone(schemas, VALIDATOR_OPTIONS)
   const stateValidator = compileStandalone({ validateState: stateSchema }, STATE_VALIDATOR_OPTIONS)
+  const responseValidators = compileResponseValidators(dereferenced)
+  const targetSchema = JSON.parse(await readFile(at('schemas/target.schema.json'), 'utf8')) as JsonSchema
+  const targetValidator = compileStandalone({ validateTarget: targetSchema }, {})
 
   const fixtures = parseState(
     JSON.parse(await readFile(at('fixtures/default.json'), 'utf8')),
@@ -58,6 +66,20 @@ export async function renderArtifacts(): Promise<Array<{ path: string; content: 
         `export const OPERATION_ENTRIES: OperationEntry[] = ${JSON.stringify(operations, null, 2)}\n`,
     },
     {
+      path: 'src/spec/generated/target-validator.ts',
+      content: `${HEADER.replace('openapi/users.yaml', 'schemas/target.schema.json')}// @ts-nocheck\n/* eslint-disable */\n${targetValidator}\n`,
+    },
+    {
+      path: 'src/spec/generated/response-validators.ts',
+      content: `${HEADER}// @ts-nocheck\n/* eslint-disable */\n${responseValidators}\n`,
+    },
+    {
+      path: 'src/spec/generated/default-document.ts',
+      content:
+        `${HEADER}\n/** openapi/users.yaml as JSON text, checked against the OpenAPI 3.1 schema when generated. */\n` +
+        `export const DEFAULT_DOCUMENT_JSON = ${JSON.stringify(JSON.stringify(document))}\n`,
+    },
+    {
       path: 'src/seed/generated/default-state.ts',
       content:
         `${HEADER}import type { MockState } from '../../domain/mock-state.js'\n\n` +
@@ -68,6 +90,25 @@ export async function renderArtifacts(): Promise<Array<{ path: string; content: 
         `export const DEFAULT_FIXTURES: MockState = ${JSON.stringify(fixtures)}\n`,
     },
   ]
+}
+
+/**
+ * The suite's validators (src/contract/client/response-schemas.ts): standalone code, and
+ * `RESPONSE_VALIDATORS`, each validator under the schemaKey of what it validates.
+ */
+function compileResponseValidators(dereferenced: object): string {
+  const byKey = new Map<string, object>()
+  for (const schema of listSuiteSchemas(dereferenced as never)) {
+    const key = schemaKey(schema)
+    if (key !== undefined && !byKey.has(key)) byKey.set(key, schema)
+  }
+  const keys = [...byKey.keys()]
+  const code = compileStandalone(
+    Object.fromEntries(keys.map((key, index) => [`responseValidator${index}`, byKey.get(key) as JsonSchema])),
+    RESPONSE_VALIDATOR_OPTIONS,
+  )
+  const table = keys.map((key, index) => `  ${JSON.stringify(key)}: responseValidator${index},`).join('\n')
+  return `${code}\nexport const RESPONSE_VALIDATORS: Record<string, unknown> = {\n${table}\n}`
 }
 
 /** Ajv standalone code (ESM) exporting one validator per schema, under the schema's name. */

@@ -270,9 +270,7 @@ describe('users-api-kit verify against a mock', () => {
           ),
         )
         // The totals again under the reports, where a terminal leaves the reader.
-        expect(result.stdout.trimEnd()).toMatch(
-          /\d+ checks passed, [1-9]\d* failed, \d+ skipped\. \(failed rules above\)$/,
-        )
+        expect(result.stdout.trimEnd()).toMatch(/\d+ checks passed, [1-9]\d* failed, \d+ skipped\. \(failures above\)$/)
         expect(await readFile(join(directory, 'broken.xml'), 'utf8')).toContain('<failure')
       } finally {
         await server.close()
@@ -415,6 +413,32 @@ describe('users-api-kit verify against a mock', () => {
         expect(strict.stdout).toMatch(/\d+ checks passed, 0 failed, [1-9]\d* skipped/)
         expect(strict.stderr).toMatch(/strict: \d+ checks were skipped for what the target lacks, so the run fails/)
         for (const lack of lacks) expect(strict.stderr).toContain(`  - ${lack} (`)
+      } finally {
+        await server.close()
+      }
+    },
+    SUITE_RUN_MS,
+  )
+})
+
+describe('users-api-kit verify: a run that skipped most of the suite', () => {
+  test(
+    'a target with a base URL alone: its summary starts by saying how few checks ran, why the others did not, and that this is no verdict (exit 0, as documented)',
+    async () => {
+      const server = await startServer()
+      try {
+        const file = await writeTemp('json', JSON.stringify({ baseUrl: server.target.baseUrl }))
+        const result = await verify(['--target', file, '--no-strict'])
+        expect(result.exitCode, result.all).toBe(0)
+        const [, passed, failed, skipped] = SUMMARY.exec(result.stdout) ?? []
+        expect(Number(skipped)).toBeGreaterThan(Number(passed) + Number(failed))
+        const summary = result.stdout.slice(result.stdout.lastIndexOf('\n\n') + 2).split('\n')
+        expect(summary[0]).toMatch(
+          new RegExp(
+            `^users-api-kit verify: only ${Number(passed) + Number(failed)} of \\d+ checks ran, ${skipped} were skipped \\(\\d+: the target has no "\\w+" actor.*\\)\\. This run is no verdict on the backend's conformance`,
+          ),
+        )
+        expect(summary[1]).toMatch(SUMMARY)
       } finally {
         await server.close()
       }

@@ -8,8 +8,14 @@ import { generateState } from '../src/seed/generate-state.js'
 import { DEFAULT_FIXTURES, DEFAULT_STATE_JSON } from '../src/seed/generated/default-state.js'
 import { compileOperations } from '../src/spec/compile-operations.js'
 import { DEFAULT_OPERATIONS, validateDefaultState } from '../src/spec/default-operations.js'
-import { loadSpec } from '../src/spec/load-spec.js'
+import { DEFAULT_SPEC_PATH, loadSpec, readSpecFile } from '../src/spec/load-spec.js'
 import type { RoutedOperation, Validator } from '../src/spec/operation-table.js'
+import type { OpenAPIV3_1 } from 'openapi-types'
+import { projectCore } from '../src/contract/client/core-projection.js'
+import { ResponseSchemas } from '../src/contract/client/response-schemas.js'
+import { listSuiteSchemas, RESPONSE_VALIDATOR_OPTIONS, schemaKey } from '../src/contract/client/suite-schemas.js'
+import { createAjv } from '../src/spec/create-ajv.js'
+import { RESPONSE_VALIDATORS } from '../src/spec/generated/response-validators.js'
 
 // The build writes the engine's validators, operation table and default state into src/ (scripts/
 // generate-artifacts.ts), so that nothing is compiled or faked at start. These tests keep the checked-in
@@ -32,8 +38,11 @@ describe('the checked-in generated files', () => {
     const artifacts = await renderArtifacts()
     expect(artifacts.map((artifact) => artifact.path).sort()).toEqual([
       'src/seed/generated/default-state.ts',
+      'src/spec/generated/default-document.ts',
       'src/spec/generated/operation-entries.ts',
+      'src/spec/generated/response-validators.ts',
       'src/spec/generated/state-validator.ts',
+      'src/spec/generated/target-validator.ts',
       'src/spec/generated/validators.ts',
     ])
     const stale: string[] = []
@@ -71,11 +80,44 @@ describe('the default state generated at build time', () => {
   })
 })
 
+describe('the document read at build time', () => {
+  test("is what loadSpec answers for the kit's own document: openapi/users.yaml as written and dereferenced", async () => {
+    const fromFile = await readSpecFile(DEFAULT_SPEC_PATH)
+    const prebuilt = await loadSpec()
+    expect(prebuilt.path).toBe(DEFAULT_SPEC_PATH)
+    expect(prebuilt.document).toStrictEqual(fromFile.document)
+    expect(prebuilt.dereferenced).toStrictEqual(fromFile.dereferenced)
+  })
+})
+
+describe("the contract suite's validators compiled at build time", () => {
+  test('hold every schema the suite validates answers and events with, for both layers', async () => {
+    const schemas = listSuiteSchemas((await loadSpec()).dereferenced)
+    expect(schemas.length).toBeGreaterThan(40)
+    const missing = schemas.filter((schema) => !((schemaKey(schema) ?? '') in RESPONSE_VALIDATORS))
+    expect(missing.map((schema) => JSON.stringify(schema).slice(0, 200))).toEqual([])
+  })
+
+  test('judge as the validators compiled at run time do', async () => {
+    const { dereferenced } = await loadSpec()
+    const me = dereferenced.paths?.['/api/users/me']?.get?.responses?.['200'] as OpenAPIV3_1.ResponseObject
+    const schema = me.content?.['application/json']?.schema as OpenAPIV3_1.SchemaObject
+    const page = { data: { id: 1, email: 'a' } }
+    for (const layer of ['all', 'core'] as const) {
+      const prebuilt = new ResponseSchemas(layer).validate(schema, page)
+      const compiled = createAjv(RESPONSE_VALIDATOR_OPTIONS).compile(layer === 'core' ? projectCore(schema) : schema)
+      expect(compiled(page)).toBe(false)
+      expect(prebuilt.length).toBe(compiled.errors?.length)
+      expect(prebuilt.length).toBeGreaterThan(0)
+    }
+  })
+})
+
 describe('the validators compiled at build time', () => {
   let runtime: ReturnType<typeof compileOperations>
 
   beforeAll(async () => {
-    runtime = compileOperations((await loadSpec()).dereferenced)
+    runtime = compileOperations((await readSpecFile(DEFAULT_SPEC_PATH)).dereferenced)
   })
 
   /** An operation's plain data, without its validator functions. */

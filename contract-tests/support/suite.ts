@@ -27,6 +27,10 @@ export interface Suite {
   readOnly: boolean
   /** How long a request may take, to the answer's last byte (`--request-timeout`). */
   requestTimeoutMs: number
+  /** When the run must end (`--run-timeout`), in milliseconds since the epoch. */
+  runDeadline: number
+  /** Whether the waiting files (the webhooks') run in a thread of their own (suite-settings.ts). */
+  ownThreadForWaitingFiles: boolean
 }
 
 declare module 'vitest' {
@@ -39,7 +43,7 @@ async function openSuite(): Promise<Suite> {
   const settings = inject(SUITE_SETTINGS) as SuiteSettings | undefined
   if (!settings) throw new Error('The contract suite runs through `users-api-kit verify`, which provides its target.')
   const target = parseTarget(settings.target)
-  const spec = await loadSpec(settings.spec || undefined)
+  const spec = settings.loadedSpec ?? (await loadSpec(settings.spec || undefined))
   const { layer, timeoutMs } = settings
   const maxResponseBytes = settings.maxResponseBytes || DEFAULT_MAX_RESPONSE_BYTES
   const report = { showSecrets: settings.showSecrets, secrets: listTargetTokens(target) }
@@ -52,7 +56,16 @@ async function openSuite(): Promise<Suite> {
     maxResponseBytes,
     report,
   })
-  return { target, spec, client, layer, readOnly: settings.readOnly, requestTimeoutMs: timeoutMs }
+  return {
+    target,
+    spec,
+    client,
+    layer,
+    readOnly: settings.readOnly,
+    requestTimeoutMs: timeoutMs,
+    runDeadline: settings.runDeadline,
+    ownThreadForWaitingFiles: settings.ownThreadForWaitingFiles === true,
+  }
 }
 
 export const suite: Suite = await openSuite()

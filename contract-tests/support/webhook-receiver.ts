@@ -25,9 +25,17 @@ export interface ReceivedDelivery {
 export interface Hold {
   /** When each held delivery arrived and when its wait ended (released, timed out, or the sender gave up). */
   readonly held: Array<{ delivery: ReceivedDelivery; endedAt?: number; endedBy?: 'release' | 'timeout' | 'sender' }>
+  /** Resolves when the first delivery is held. */
+  readonly firstHeld: Promise<ReceivedDelivery>
   /** Answers every held delivery (2xx) and holds no more. */
   release(): void
 }
+
+/**
+ * What a check waits for, so that a wait that came to nothing is not waited out again by the next check:
+ * an event of a type, or a retry of a refused delivery.
+ */
+export type Awaited = 'user.updated' | 'user.deleted' | 'retry'
 
 /** What a check asks of deliveries still to come. */
 interface Waiter {
@@ -45,7 +53,7 @@ const MAX_BODY_BYTES = 64 * 1024
 const MAX_FORGERIES_PER_SECOND = 1_000
 /** Bytes of verified deliveries kept for the checks, far above a run's (about 50 events); past it, dropped. */
 const MAX_KEPT_BYTES = 8 * 1024 * 1024
-/** Forged deliveries kept to be reported (and matched when nothing verified came); the others are counted. */
+/** Forged deliveries kept to be reported (the first) and to be matched (the last); the others are counted. */
 const MAX_KEPT_FORGERIES = 20
 /** Connections the receiver holds at once: a backend delivers on a few. */
 const MAX_CONNECTIONS = 64
@@ -60,7 +68,7 @@ const MAX_CONNECTIONS = 64
  * Anything on the machine can reach it: what a delivery may cost is bounded (its size, depth and number
  * of values, the deliveries a second, the bytes kept), and one whose signature does not verify is forged
  * as far as the checks know: kept apart (`forged`, `forgeries`), never one of `deliveries`, never refused,
- * held or inspected. 824 forged deliveries of 1 MB took the receiver to 1.9 GiB, and forged ones made four
+ * held or inspected, and taken by a check only when it carries the change that check made. 824 forged deliveries of 1 MB took the receiver to 1.9 GiB, and forged ones made four
  * checks fail against a healthy mock; now only the check that counts them fails.
  */
 export class WebhookReceiver {
@@ -68,6 +76,8 @@ export class WebhookReceiver {
   readonly deliveries: ReceivedDelivery[] = []
   /** The first forged deliveries (a signature that does not verify with the target's secret), trimmed. */
   readonly forged: ReceivedDelivery[] = []
+  /** The last forged deliveries, trimmed: a check that waits for its change finds it here, if it came signed wrongly. */
+  private readonly recentForgeries: ReceivedDelivery[] = []
   /** How many forged deliveries came in all. */
   forgeries = 0
   /** Verified deliveries dropped, past the bytes the receiver keeps. */
@@ -78,6 +88,10 @@ export class WebhookReceiver {
   private readonly refusals: Array<{ matches: (payload: unknown) => boolean; left: number }> = []
   private readonly holds = new Set<HoldEntry>()
   private readonly verifier: Webhook
+  /** What verified deliveries have come: their event types, and 'retry' once a webhook-id came again. */
+  private readonly seen = new Set<Awaited>()
+  /** What a check waited its whole deadline for without any coming, with how long it waited. */
+  private readonly missed = new Map<Awaited, number>()
 
   private constructor(
     private readonly server: Server,
@@ -133,8 +147,10 @@ export class WebhookReceiver {
   hold(matches: (payload: unknown) => boolean, maxMs: number): Hold {
     let end = (_how: 'release' | 'timeout'): void => undefined
     const ended = new Promise<'release' | 'timeout'>((resolve) => (end = resolve))
-    const hold: Hold = { held: [], release: () => finish('release') }
-    const entry = { matches, hold, ended }
+    let held = (_delivery: ReceivedDelivery): void => undefined
+    const firstHeld = new Promise<ReceivedDelivery>((resolve) => (held = resolve))
+    const hold: Hold = { held: [], firstHeld, release: () => finish('release') }
+    const entry = { matches, hold, ended, onHeld: held }
     const finish = (how: 'release' | 'timeout'): void => {
       clearTimeout(timer)
       this.holds.delete(entry)
@@ -146,16 +162,21 @@ export class WebhookReceiver {
   }
 
   /**
-   * The first verified delivery (already here or still to come) that matches; after `timeoutMs`, a forged
-   * one that matches (a backend that signs wrongly: the check then says so), else undefined.
+   * The first delivery (already here or still to come) that matches, or undefined after `timeoutMs`. A
+   * verified one is taken first; a forged one that matches is taken at once too: it carries the change a
+   * check just made, so the backend sent it and signed it wrongly (its key, its timestamp), and the check
+   * says so now rather than after its deadline. `awaited` names what is waited for: once a wait for it
+   * came to nothing and none has come since, the next waits end at once (`missedNote` says why).
    */
   async next(
     matches: (delivery: ReceivedDelivery) => boolean,
     timeoutMs: number,
+    awaited?: Awaited,
   ): Promise<ReceivedDelivery | undefined> {
-    const found = this.deliveries.find(matches)
+    const found = this.deliveries.find(matches) ?? this.recentForgeries.find(matches)
     if (found) return found
-    const verified = await new Promise<ReceivedDelivery | undefined>((resolve) => {
+    if (awaited !== undefined && this.missed.has(awaited) && !this.seen.has(awaited)) return undefined
+    const delivery = await new Promise<ReceivedDelivery | undefined>((resolve) => {
       const waiter: Waiter = {
         matches,
         resolve: (delivery) => {
@@ -170,7 +191,19 @@ export class WebhookReceiver {
       }, timeoutMs)
       this.waiters.add(waiter)
     })
-    return verified ?? this.forged.find(matches)
+    if (delivery === undefined && awaited !== undefined && !this.seen.has(awaited)) this.missed.set(awaited, timeoutMs)
+    return delivery
+  }
+
+  /**
+   * Why a wait for `awaited` ended before its deadline: an earlier check waited its whole deadline for
+   * one and none has come since. Empty when it did not.
+   */
+  missedNote(awaited: Awaited): string {
+    const waited = this.missed.get(awaited)
+    if (waited === undefined || this.seen.has(awaited)) return ''
+    const what = awaited === 'retry' ? 'a retry' : `a ${awaited}`
+    return ` (not waited for again: an earlier check of this file waited ${waited / 1000} s for ${what} and none has come since)`
   }
 
   close(): Promise<void> {
@@ -202,13 +235,22 @@ export class WebhookReceiver {
     }
     // Answered as a verified one is, so that a backend that signs wrongly goes on as it would; a flood of
     // them past MAX_FORGERIES_PER_SECOND is refused (429), and only them.
-    if (delivery.signatureProblem !== undefined) return this.forgeryWithinRate() ? this.keepForged(delivery) : 429
+    if (delivery.signatureProblem !== undefined) {
+      if (!this.forgeryWithinRate()) return 429
+      this.keepForged(delivery)
+      // A forgery that matches what a check waits for is the backend's, signed wrongly: the check says so.
+      for (const waiter of [...this.waiters]) if (waiter.matches(delivery)) waiter.resolve(delivery)
+      return 204
+    }
     if (this.kept + body.length > MAX_KEPT_BYTES) {
       this.dropped += 1
       return 204
     }
     this.kept += body.length
     const first = !this.deliveries.some((earlier) => earlier.id === delivery.id)
+    const type = (delivery.payload as { type?: unknown } | undefined)?.type
+    if (type === 'user.updated' || type === 'user.deleted') this.seen.add(type)
+    if (!first) this.seen.add('retry')
     const refusal = this.refusals.find((entry) => entry.left > 0 && entry.matches(delivery.payload))
     if (refusal) {
       refusal.left -= 1
@@ -224,10 +266,12 @@ export class WebhookReceiver {
     return 204
   }
 
-  private keepForged(delivery: ReceivedDelivery): number {
+  private keepForged(delivery: ReceivedDelivery): void {
     this.forgeries += 1
-    if (this.forged.length < MAX_KEPT_FORGERIES) this.forged.push({ ...delivery, body: delivery.body.slice(0, 2_000) })
-    return 204
+    const trimmed = { ...delivery, body: delivery.body.slice(0, 2_000) }
+    if (this.forged.length < MAX_KEPT_FORGERIES) this.forged.push(trimmed)
+    this.recentForgeries.push(trimmed)
+    if (this.recentForgeries.length > MAX_KEPT_FORGERIES) this.recentForgeries.shift()
   }
 
   /** Whether this forgery is within MAX_FORGERIES_PER_SECOND (counted per second of the clock). */
@@ -239,9 +283,10 @@ export class WebhookReceiver {
   }
 
   /** Until the hold ends or the sender closes the connection, whichever comes first. */
-  private async keepWaiting({ hold, ended }: HoldEntry, delivery: ReceivedDelivery, response: ServerResponse) {
+  private async keepWaiting({ hold, ended, onHeld }: HoldEntry, delivery: ReceivedDelivery, response: ServerResponse) {
     const record: Hold['held'][number] = { delivery }
     hold.held.push(record)
+    onHeld(delivery)
     const closed = new Promise<'sender'>((resolve) => response.once('close', () => resolve('sender')))
     record.endedBy = await Promise.race([ended, closed])
     record.endedAt = Date.now()
@@ -252,6 +297,7 @@ interface HoldEntry {
   matches: (payload: unknown) => boolean
   hold: Hold
   ended: Promise<'release' | 'timeout'>
+  onHeld: (delivery: ReceivedDelivery) => void
 }
 
 function parseListen(listen: string): { host: string; port: number } {

@@ -1,6 +1,5 @@
 import { relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { SUITE_CONFIG_PATH } from '../../src/contract/run/run-suite.js'
 import { SUITE_SETTINGS, suiteSettingsFor } from '../../src/contract/run/suite-settings.js'
 
 /** One check of the contract suite as vitest collects it: where it is, its full name, its tags. */
@@ -13,6 +12,8 @@ export interface TaggedCheck {
 }
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+/** The suite's sources under vitest (verify runs the files built from them). */
+const SUITE_CONFIG_PATH = fileURLToPath(new URL('../vitest.config.ts', import.meta.url))
 
 /**
  * A target that is never contacted: collecting runs each file's top level (support/suite.ts reads its

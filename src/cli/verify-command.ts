@@ -4,7 +4,13 @@ import { escapeControlCharacters } from '../text/escape-control-characters.js'
 import { findVitestProblem } from '../contract/run/load-vitest.js'
 import { assertReachable, resolveTarget } from '../contract/target/resolve-target.js'
 import { runSuite, type SuiteOutcome } from '../contract/run/run-suite.js'
-import { isChosenSkip, NOT_RUN_REASON, RUN_TIMEOUT_REASON, withoutChoiceMark } from '../contract/run/skip-reasons.js'
+import {
+  INTERRUPTED_REASON,
+  isChosenSkip,
+  NOT_RUN_REASON,
+  RUN_TIMEOUT_REASON,
+  withoutChoiceMark,
+} from '../contract/run/skip-reasons.js'
 import { formatFailures } from '../contract/report/summarize-failures.js'
 import type { Target } from '../contract/target/target.js'
 import { listTargetTokens } from '../contract/target/target-tokens.js'
@@ -50,7 +56,7 @@ Usage:
   -h, --help         This help
 
 Exit codes: 0 every check passed, 1 a check failed (or, with --strict, was skipped for a lack),
-2 the run could not start.
+2 the run could not start, 130 Ctrl-C stopped it (the reports asked for hold what ran).
 Unreachable (2): nothing accepts a connection (refused, unknown host, no TCP connection within
 --request-timeout). Broken (1): the target accepts connections but hangs, resets them, answers bytes that
 are not HTTP, an HTML page or a redirect (never followed); every check fails saying which, and the
@@ -88,25 +94,45 @@ export async function runVerify(options: VerifyOptions, given?: Target): Promise
   let broken: string | undefined
   let target: Target
   try {
-    await loadSpec(options.spec)
+    const loadedSpec = await loadSpec(options.spec)
     target = given ?? (await resolveTarget(options, options.timeoutMs, options.maxResponseBytes))
     broken = await assertReachable(target, options.timeoutMs, options.maxResponseBytes)
     if (broken) console.error(`users-api-kit verify: ${escapeControlCharacters(broken)}`)
-    outcome = await runSuite({ ...options, target, keepResults: options.html !== undefined })
+    console.log(`users-api-kit verify: running the contract suite against ${escapeControlCharacters(target.baseUrl)}`)
+    outcome = await runSuite({ ...options, target, loadedSpec, keepResults: options.html !== undefined })
   } catch (error) {
     const message = isAppError(error) || error instanceof Error ? error.message : String(error)
     console.error(`users-api-kit verify: cannot run.\n${escapeControlCharacters(message, { multiline: true })}`)
     return { exitCode: 2 }
   }
-  console.log(formatSummary(outcome))
+  console.log(
+    formatSummary(
+      outcome,
+      [options.junit, options.json, options.html].filter((file) => file !== undefined),
+    ),
+  )
   if (broken) console.log(`Note: ${escapeControlCharacters(broken)}`)
   const nothingRan = outcome.passed + outcome.failed === 0
-  if (nothingRan)
+  if (outcome.interrupted) {
+    const ran = outcome.passed + outcome.failed + outcome.skipped
+    const written = [options.junit, options.json, options.html].filter((file) => file !== undefined)
+    console.error(
+      `users-api-kit verify: interrupted (Ctrl-C): ${written.length > 0 ? `the reports hold the ${ran} checks that ran, marked interrupted: ${written.join(', ')}.` : 'no report was asked for, so none was written.'}`,
+    )
+  }
+  if (nothingRan && !outcome.interrupted)
     console.error('users-api-kit verify: no check ran (see the skip reasons above), so nothing was verified.')
   const lacking = options.strict && outcome.lacks.size > 0
   if (lacking && !nothingRan) console.error(formatLacks(outcome.lacks))
   if (outcome.timedOut) console.error(formatRunTimeout(options.runTimeoutMs, outcome.notRun))
-  const exitCode = nothingRan ? 2 : outcome.failed > 0 || lacking || outcome.timedOut ? 1 : 0
+  // 130, as a shell reports a command Ctrl-C stopped: a run cut short is no verdict either way.
+  const exitCode = outcome.interrupted
+    ? 130
+    : nothingRan
+      ? 2
+      : outcome.failed > 0 || lacking || outcome.timedOut
+        ? 1
+        : 0
   if (options.html === undefined) return { exitCode, outcome }
   const written = await writeHtml(options, { target, outcome, broken, exitCode })
   return { exitCode: written ? exitCode : 2, outcome }
@@ -141,6 +167,9 @@ async function writeHtml(options: VerifyOptions, { target, outcome, broken, exit
     if (!options.html || !outcome.results) throw new Error('the suite produced no results.')
     const skipped = [...outcome.skipReasons].map(([reason, count]) => `Skipped ${count}${describeSkip(reason)}`)
     const notRun = outcome.notRun > 0 ? [`${outcome.notRun} ${notRunReason(outcome)}`] : []
+    const interrupted = outcome.interrupted
+      ? [`Interrupted (Ctrl-C) at ${outcome.interrupted.at}: this report holds the checks that ran before it.`]
+      : []
     const lacks = options.strict && outcome.lacks.size > 0 ? [formatLacks(outcome.lacks)] : []
     const path = await writeHtmlReport({
       path: options.html,
@@ -148,7 +177,7 @@ async function writeHtml(options: VerifyOptions, { target, outcome, broken, exit
       skipNotes: outcome.skipNotes,
       baseUrl: target.baseUrl,
       exitCode,
-      notes: [...(broken ? [broken] : []), ...lacks, ...skipped, ...notRun],
+      notes: [...interrupted, ...(broken ? [broken] : []), ...lacks, ...skipped, ...notRun],
       secrets: options.showSecrets ? [] : listTargetTokens(target),
     })
     console.log(`HTML report written to ${path}`)
@@ -200,25 +229,47 @@ function isCi(env: Record<string, string | undefined>): boolean {
   return value !== undefined && value !== '' && value !== 'false' && value !== '0'
 }
 
-function formatSummary(outcome: SuiteOutcome): string {
+function formatSummary(outcome: SuiteOutcome, reportFiles: string[]): string {
   const { passed, failed, skipped, notRun } = outcome
   // Under --bail the checks after the first failure are counted too: the totals are every check.
   const totals =
     notRun === 0
       ? `${passed} checks passed, ${failed} failed, ${skipped} skipped.`
       : `${passed} checks passed, ${failed} failed, ${skipped} skipped, ${notRun} not run (${passed + failed + skipped + notRun} checks).`
-  const lines = [`\nusers-api-kit verify: ${totals}`]
+  const lines = ['', ...formatMostSkipped(outcome), `users-api-kit verify: ${totals}`]
   for (const [reason, count] of outcome.skipReasons) lines.push(`  skipped ${count}${describeSkip(reason)}`)
   if (notRun > 0) lines.push(`  ${notRun} ${notRunReason(outcome)}`)
   // The failed rules first, each once with its first failure; then every failed check's report, and
   // the totals again under them, where a terminal leaves the reader.
   if (outcome.failedChecks.length > 0) {
-    lines.push('', ...formatFailures(outcome.failedChecks), `users-api-kit verify: ${totals} (failed rules above)`)
+    lines.push(
+      '',
+      ...formatFailures(outcome.failedChecks, reportFiles),
+      `users-api-kit verify: ${totals} (failures above)`,
+    )
   }
   return lines.join('\n')
 }
 
+/**
+ * A run that skipped most of the suite for what the target lacks says so first: how many checks ran, how many
+ * were skipped and for what, and that its passes say little. Its exit code stays what the totals give (docs/contract-suite.md).
+ */
+function formatMostSkipped({ passed, failed, skipped, notRun, lacks }: SuiteOutcome): string[] {
+  const ran = passed + failed
+  // Skips by choice (--only core, --grep, --read-only) leave a verdict on what was chosen: only lacks count.
+  const lacking = [...lacks.values()].reduce((sum, count) => sum + count, 0)
+  if (lacking <= ran || ran === 0) return []
+  const reasons = [...lacks].sort((a, b) => b[1] - a[1])
+  const shown = reasons.slice(0, 2).map(([reason, count]) => `${count}: ${reason}`)
+  const more = reasons.length > 2 ? `; ${reasons.length - 2} more reasons below` : ''
+  return [
+    `users-api-kit verify: only ${ran} of ${passed + failed + skipped + notRun} checks ran, ${skipped} were skipped (${shown.join('; ')}${more}). This run is no verdict on the backend's conformance: give the target what the skipped checks need (README.md, "Pointing the suite at your own backend").`,
+  ]
+}
+
 function notRunReason(outcome: SuiteOutcome): string {
+  if (outcome.interrupted) return INTERRUPTED_REASON
   return outcome.timedOut ? RUN_TIMEOUT_REASON : NOT_RUN_REASON
 }
 

@@ -13,9 +13,13 @@ export interface DeliverySettings {
   queueLimit: number
 }
 
-/** A short schedule for development: a receiver restarted within a minute still gets every event. */
+/**
+ * A short schedule for development: a receiver restarted within a minute still gets every event, and the
+ * first three retries come within a second (a refused delivery's retries are seen at once: the contract
+ * suite's retry check waits for three of them beside its other checks).
+ */
 export const DEFAULT_DELIVERY_SETTINGS: DeliverySettings = {
-  retryDelaysMs: [500, 1_000, 2_000, 5_000, 15_000, 60_000],
+  retryDelaysMs: [100, 250, 500, 1_000, 5_000, 15_000, 60_000],
   attemptTimeoutMs: 15_000,
   concurrency: 4,
   queueLimit: 1_000,

@@ -1,3 +1,6 @@
+import { createHmac } from 'node:crypto'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { AppError } from '../../src/errors.js'
 import type { ListQuery, User, UserPatch } from '../../src/domain/user.js'
 import type { MockOptions } from '../../src/server/start-mock.js'
@@ -721,6 +724,76 @@ export const MUTANTS: Mutant[] = [
         }
         return response
       })
+    },
+  },
+  {
+    name: 'answers-only-once-its-delivery-is-answered',
+    breaks: "§6 delivering never slows down the API's answer (the answer waits for the delivery, however long)",
+    caughtBy: /Delivering never slows down or alters the API's own answer/i,
+    apply(internals) {
+      const { mock } = internals
+      wrapEngine(internals, async (request, next) => {
+        const before = mock.webhooks.events().at(-1)
+        const response = await next(request)
+        // A synchronous delivery without a limit of its own: the answer waits until each delivery of the
+        // events this request made is over (delivered, or its last retry failed), however long it takes.
+        const recent = mock.webhooks.events()
+        const own = recent.slice(before === undefined ? 0 : recent.indexOf(before) + 1)
+        const queued = Date.now() + 200
+        const over = (): boolean =>
+          own.every(
+            (event) =>
+              (event.deliveries.length > 0 || Date.now() > queued) &&
+              event.deliveries.every((delivery) => delivery.state !== 'pending'),
+          )
+        while (!over()) await new Promise((resolve) => setTimeout(resolve, 20))
+        return response
+      })
+    },
+  },
+  {
+    name: 'signs-webhooks-with-a-timestamp-in-milliseconds',
+    breaks: '§6 webhook-timestamp is Unix seconds (signed as sent: the signature is right, the time is not)',
+    caughtBy: /signed the Standard Webhooks way/i,
+    apply({ app, mock }) {
+      // Every endpoint is subscribed through a relay that sends on each delivery with the time in
+      // milliseconds, signed with the endpoint's own secret over what it sends.
+      const relay = createServer((request, response) => {
+        const chunks: Buffer[] = []
+        request.on('data', (chunk: Buffer) => chunks.push(chunk))
+        request.on('end', () => {
+          const target = new URL(request.url ?? '/', 'http://relay').searchParams
+          const body = Buffer.concat(chunks).toString('utf8')
+          const id = String(request.headers['webhook-id'])
+          const milliseconds = String(Number(request.headers['webhook-timestamp']) * 1000)
+          const key = Buffer.from((target.get('secret') ?? '').replace(/^whsec_/, ''), 'base64')
+          const signature = createHmac('sha256', key).update(`${id}.${milliseconds}.${body}`).digest('base64')
+          fetch(target.get('to') ?? '', {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              'webhook-id': id,
+              'webhook-timestamp': milliseconds,
+              'webhook-signature': `v1,${signature}`,
+            },
+            body,
+          }).then(
+            (answer) => response.writeHead(answer.status).end(),
+            () => response.writeHead(502).end(),
+          )
+        })
+      })
+      relay.listen(0, '127.0.0.1')
+      app.addHook('onClose', async () => {
+        relay.closeAllConnections()
+        await new Promise((resolve) => relay.close(resolve))
+      })
+      const subscribe = mock.webhooks.subscribe
+      mock.webhooks.subscribe = (request) => {
+        const { port } = relay.address() as AddressInfo
+        const query = new URLSearchParams({ to: request.url, secret: request.secret ?? '' })
+        return subscribe({ ...request, url: `http://127.0.0.1:${port}/?${query}` })
+      }
     },
   },
   {

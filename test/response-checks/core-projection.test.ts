@@ -1,6 +1,7 @@
 import type { OpenAPIV3_1 } from 'openapi-types'
 import { describe, expect, test } from 'vitest'
-import { documentedResponse, projectCore, ResponseSchemas } from '../../src/contract/client/response-schemas.js'
+import { projectCore } from '../../src/contract/client/core-projection.js'
+import { documentedResponse, ResponseSchemas } from '../../src/contract/client/response-schemas.js'
 import { aUser, loadOperations, omit } from '../support/exchange-builder.js'
 
 const operations = await loadOperations()

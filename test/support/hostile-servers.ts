@@ -235,7 +235,8 @@ export function startManyValuesServer(count = 349_000): Promise<HostileServer> {
   })
 }
 
-async function startHttpServer(
+/** A server on a free loopback port that answers every request with `handle`, counting them. */
+export async function startHttpServer(
   handle: (request: IncomingMessage, response: ServerResponse) => void,
 ): Promise<HostileServer> {
   let hits = 0

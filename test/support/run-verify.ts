@@ -1,6 +1,6 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { execa } from 'execa'
 import type { Target } from '../../src/contract/target/target.js'
 
@@ -12,6 +12,8 @@ export interface VerifyRun {
   passed: number
   failed: number
   skipped: number
+  /** How long each check took, as the suite recorded it: its file's name and its full name. */
+  durations: Array<{ file: string; name: string; ms: number }>
 }
 
 interface JsonReport {
@@ -19,8 +21,9 @@ interface JsonReport {
   numFailedTests: number
   numPendingTests: number
   testResults: Array<{
+    name: string
     message?: string
-    assertionResults: Array<{ fullName: string; status: string; failureMessages: string[] }>
+    assertionResults: Array<{ fullName: string; status: string; failureMessages: string[]; duration?: number | null }>
   }>
 }
 
@@ -60,5 +63,8 @@ export async function runVerify(target: Target, extraArgs: string[] = []): Promi
     passed: report.numPassedTests,
     failed: report.numFailedTests,
     skipped: report.numPendingTests,
+    durations: report.testResults.flatMap((file) =>
+      file.assertionResults.map((test) => ({ file: basename(file.name), name: test.fullName, ms: test.duration ?? 0 })),
+    ),
   }
 }

@@ -1,5 +1,6 @@
 import type { OpenAPIV3_1 } from 'openapi-types'
-import { documentedResponse, layerOf } from '../client/response-schemas.js'
+import { layerOf } from '../client/core-projection.js'
+import { documentedResponse } from '../client/response-schemas.js'
 import { describeValue } from './describe-value.js'
 import { defineCheck } from './define-check.js'
 

@@ -46,6 +46,8 @@ export interface SendOptions {
   withoutContentType?: boolean
   /** Sends each character of `body` as one byte (all below U+0100): how a check sends bytes that are not UTF-8. */
   latin1?: boolean
+  /** Ends the request before its timeout: a check that holds its evidence waits no longer for the answer. */
+  signal?: AbortSignal
 }
 
 export interface ContractClientOptions {
@@ -142,7 +144,9 @@ export class ContractClient {
         body: bodyOf(request, options.withoutContentType === true),
         // A users API answers for itself: a 3xx is reported (unusable-answer.ts), never followed.
         redirect: 'manual',
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: options.signal
+          ? AbortSignal.any([options.signal, AbortSignal.timeout(timeoutMs)])
+          : AbortSignal.timeout(timeoutMs),
       })
       const exchange = {
         request,
@@ -156,6 +160,10 @@ export class ContractClient {
       else this.silence.recordAnswer()
       return exchange
     } catch (error) {
+      // Ended by the check, not by the server: no timeout to count toward the stop.
+      if (options.signal?.aborted) {
+        throw this.noResponse({ request, response: NO_RESPONSE, operation }, 'no answer yet: the check stopped waiting')
+      }
       const failure = describeTransportFailure(error, timeoutMs)
       // The status and headers came, the body did not end in time: a server that trickles its answer.
       const reason =

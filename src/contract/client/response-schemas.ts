@@ -1,8 +1,11 @@
 import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js'
 import type { OpenAPIV3_1 } from 'openapi-types'
 import { createAjv } from '../../spec/create-ajv.js'
+import { RESPONSE_VALIDATORS } from '../../spec/generated/response-validators.js'
 import { toValidationIssue } from '../../spec/schema-issues.js'
-import type { ContractLayer, Operation } from '../../spec/operations.js'
+import type { Operation } from '../../spec/operations.js'
+import { projectCore } from './core-projection.js'
+import { RESPONSE_VALIDATOR_OPTIONS, schemaKey } from './suite-schemas.js'
 
 /** Which layer of the contract the suite holds a backend to (`verify --only core`: core alone). */
 export type SuiteLayer = 'all' | 'core'
@@ -15,12 +18,14 @@ export interface SchemaFailure {
 }
 
 /**
- * Validators of the document's response bodies, compiled on first use and cached for the client's life. With `core`, every property
- * the document marks `x-contract: profile` is neither required nor checked, so a backend that made
- * other profile choices is held to the core alone.
+ * Validators of the document's response bodies, headers and events, cached for the client's life. With `core`,
+ * every property the document marks `x-contract: profile` is neither required nor checked, so a backend that
+ * made other profile choices is held to the core alone. The kit's own document's were compiled at build
+ * time (scripts/generate-artifacts.ts), found by what they validate (`schemaKey`); any other schema (`--spec`)
+ * is compiled on first use.
  */
 export class ResponseSchemas {
-  private readonly ajv: Ajv2020 = createAjv({ strict: false })
+  private ajv: Ajv2020 | undefined
   private readonly validators = new Map<object, ValidateFunction>()
 
   constructor(private readonly layer: SuiteLayer) {}
@@ -39,7 +44,10 @@ export class ResponseSchemas {
   private compile(schema: object): ValidateFunction {
     let validate = this.validators.get(schema)
     if (!validate) {
-      validate = this.ajv.compile(this.layer === 'core' ? projectCore(schema) : schema)
+      const source = this.layer === 'core' ? projectCore(schema) : schema
+      const key = schemaKey(source)
+      const prebuilt = key === undefined ? undefined : (RESPONSE_VALIDATORS[key] as ValidateFunction | undefined)
+      validate = prebuilt ?? (this.ajv ??= createAjv(RESPONSE_VALIDATOR_OPTIONS)).compile(source)
       this.validators.set(schema, validate)
     }
     return validate
@@ -52,107 +60,6 @@ export function documentedResponse(operation: Operation, status: number): OpenAP
   return responses[String(status)] ?? responses[`${String(status)[0]}XX`] ?? responses.default
 }
 
-export function layerOf(element: unknown): ContractLayer {
-  return (element as { 'x-contract'?: unknown } | null)?.['x-contract'] === 'core' ? 'core' : 'profile'
-}
-
-/** Keywords whose values are data, not schemas: copied as they are. */
-const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'example', 'examples'])
-
-/** Property name → whether some schema declares it core. */
-type Declarations = Map<string, boolean>
-
-/**
- * A copy of a schema where profile properties are optional and unchecked. A property is profile
- * unless it (or the schema it is, a `$ref` resolved in place) says `x-contract: core`; a boolean
- * property schema (`errors: false`) cannot say so and is profile. `required` in one `allOf` branch
- * follows the layer of the property where a sibling branch declares it. Schemas are dereferenced
- * trees that may share nodes or cycle; the copy keeps both by memo.
- *
- * @example
- * projectCore({ required: ['id', 'status'], properties: { id: { 'x-contract': 'core' }, status: {} } })
- * // { required: ['id'], properties: { id: { 'x-contract': 'core' }, status: true } }
- */
-export function projectCore(schema: object): object {
-  return projectNode(schema, new Map(), new Map())
-}
-
-function projectNode(schema: object, siblings: Declarations, memo: Map<object, Map<string, object>>): object {
-  const contextKey = JSON.stringify([...siblings].sort())
-  const known = memo.get(schema)?.get(contextKey)
-  if (known) return known
-  const remember = (copy: object): void => {
-    memo.set(schema, (memo.get(schema) ?? new Map<string, object>()).set(contextKey, copy))
-  }
-  if (Array.isArray(schema)) {
-    const copy: unknown[] = []
-    remember(copy)
-    for (const item of schema) copy.push(isObject(item) ? projectNode(item, new Map(), memo) : item)
-    return copy
-  }
-  const copy: Record<string, unknown> = {}
-  remember(copy)
-  const own = declarationsOf(schema)
-  const all = mergeDeclarations(siblings, own, ...allOfBranches(schema).map((branch) => collectDeclarations(branch)))
-  for (const [key, value] of Object.entries(schema)) {
-    if (key === 'required' && Array.isArray(value)) {
-      copy.required = value.filter((name) => (own.get(String(name)) ?? all.get(String(name))) !== false)
-    } else if (key === 'properties' && isObject(value)) {
-      copy.properties = Object.fromEntries(
-        Object.entries(value).map(([name, property]) => [
-          name,
-          own.get(name) === true && isObject(property) ? projectNode(property, new Map(), memo) : true,
-        ]),
-      )
-    } else if (key === 'allOf' && Array.isArray(value)) {
-      copy.allOf = value.map((branch) => (isObject(branch) ? projectNode(branch, all, memo) : branch))
-    } else if (DATA_KEYWORDS.has(key) || !isObject(value)) {
-      copy[key] = value
-    } else {
-      copy[key] = projectNode(value, new Map(), memo)
-    }
-  }
-  return copy
-}
-
-/** The properties a schema declares itself, with whether each is core. */
-function declarationsOf(schema: object): Declarations {
-  const properties = (schema as { properties?: unknown }).properties
-  if (!isObject(properties)) return new Map()
-  return new Map(Object.entries(properties).map(([name, property]) => [name, isCoreProperty(property)]))
-}
-
-/** The properties a schema declares, itself or through its `allOf` branches, at any depth. */
-function collectDeclarations(schema: object, seen = new Set<object>()): Declarations {
-  if (seen.has(schema)) return new Map()
-  seen.add(schema)
-  return mergeDeclarations(
-    declarationsOf(schema),
-    ...allOfBranches(schema).map((branch) => collectDeclarations(branch, seen)),
-  )
-}
-
-function allOfBranches(schema: object): object[] {
-  const allOf = (schema as { allOf?: unknown }).allOf
-  return Array.isArray(allOf) ? allOf.filter(isObject) : []
-}
-
-/** A property declared core anywhere stays core: the layers only ever relax what the core requires. */
-function mergeDeclarations(...lists: Declarations[]): Declarations {
-  const merged: Declarations = new Map()
-  for (const list of lists) for (const [name, core] of list) merged.set(name, merged.get(name) === true || core)
-  return merged
-}
-
-/** A property is core when it, or the schema it is (a `$ref` resolved in place), says so. */
-function isCoreProperty(property: unknown): boolean {
-  return isObject(property) && layerOf(property) === 'core'
-}
-
-function isObject(value: unknown): value is object {
-  return typeof value === 'object' && value !== null
-}
-
 function valueAt(body: unknown, pointer: string): unknown {
   let value = body
   for (const segment of pointer.split('/').slice(1)) {
@@ -160,4 +67,8 @@ function valueAt(body: unknown, pointer: string): unknown {
     value = isObject(value) ? (value as Record<string, unknown>)[key] : undefined
   }
   return value
+}
+
+function isObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null
 }

@@ -1,7 +1,8 @@
 import type { JsonTestResults, Reporter, TestModule } from 'vitest/node'
 import { loadVitest } from '../run/load-vitest.js'
+import { withSourceNames } from '../run/suite-files.js'
 
-/** vitest's JSON reporter, writing to memory instead of a file. */
+/** vitest's JSON reporter, writing to memory instead of a file; the suite's files named by their sources. */
 export interface JsonReportCapture {
   reporter: Reporter
   /** The run's JSON results, once vitest has finished it; undefined before. */
@@ -40,6 +41,6 @@ export async function captureJsonReport(): Promise<JsonReportCapture> {
   }
   return {
     reporter: new MemoryJsonReporter({ stdout: true }),
-    results: () => (report === undefined ? undefined : (JSON.parse(report) as JsonTestResults)),
+    results: () => (report === undefined ? undefined : (JSON.parse(withSourceNames(report)) as JsonTestResults)),
   }
 }

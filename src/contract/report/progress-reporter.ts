@@ -1,5 +1,6 @@
 import { basename } from 'node:path'
 import type { Reporter, TestModule } from 'vitest/node'
+import { withSourceNames } from '../run/suite-files.js'
 
 /**
  * What verify prints while it runs: one line a file of the suite, its checks counted. The failures
@@ -30,7 +31,7 @@ export function progressReporter(write: (line: string) => void = (line) => conso
         ...(broken ? ['the file could not run whole'] : []),
       ]
       const duration = module.diagnostic().duration
-      write(` ${mark} ${basename(module.moduleId)} (${counts.join(', ')}) ${Math.round(duration)} ms`)
+      write(` ${mark} ${basename(withSourceNames(module.moduleId))} (${counts.join(', ')}) ${Math.round(duration)} ms`)
     },
   }
 }

@@ -169,7 +169,7 @@ export const CONTRACT_SENTENCES = [
   { id: '§6.signature', text: "It is signed as Standard Webhooks signs: webhook-id (one per event, unchanged on retries), webhook-timestamp (Unix seconds) and webhook-signature (v1, and the base64 HMAC-SHA256 of id.timestamp.body keyed with the endpoint's whsec_ secret)." },
   { id: '§6.delivered', text: 'An endpoint that answers 2xx within 15 s has received the event.', reason: 'Delivery is at least once: a backend may deliver an event again, so no receiver can tell a sender that gave up early from one that delivers twice.' },
   { id: '§6.retry', text: 'Any other outcome is retried, with longer and longer waits, at least 3 times.' },
-  { id: '§6.retry-schedule', text: 'The waits between retries grow; how long they are is the implementation\'s.', open: 'Any growing schedule (the target\'s retryWithinSeconds says how long the suite waits for each). The mock: 500 ms, 1 s, 2 s, 5 s, 15 s, 60 s; the second implementation: 1 s, 2 s, 4 s, 8 s, 16 s.' },
+  { id: '§6.retry-schedule', text: 'The waits between retries grow; how long they are is the implementation\'s.', open: 'Any growing schedule (the target\'s retryWithinSeconds says how long the suite waits for each). The mock: 100 ms, 250 ms, 500 ms, 1 s, 5 s, 15 s, 60 s; the second implementation: 1 s, 2 s, 4 s, 8 s, 16 s.' },
   { id: '§6.at-least-once', text: 'Delivery is at least once, so receivers deduplicate on webhook-id.', reason: 'A duty of receivers: a sender may repeat any delivery, so no answer breaks it.' },
   { id: '§6.order', text: "The events of one user go out in the order of that user's changes." },
   { id: '§6.never-delays', text: "Delivering never slows down or alters the API's own answer." },

@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { Writable } from 'node:stream'
 import { join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import type { JsonTestResults, Reporter, Vitest } from 'vitest/node'
 import { writeReportFile } from '../../files/write-report-file.js'
 import { captureJsonReport } from '../report/capture-json-report.js'
@@ -9,26 +8,26 @@ import { loadVitest } from './load-vitest.js'
 import { createScratchDirectory } from '../../files/scratch-directory.js'
 import type { SuiteLayer } from '../client/response-schemas.js'
 import { progressReporter } from '../report/progress-reporter.js'
-import { chosenSkipReason, isChosenSkip, isNotRun, RUN_TIMEOUT_REASON } from './skip-reasons.js'
+import { chosenSkipReason, INTERRUPTED_REASON, isChosenSkip, isNotRun, RUN_TIMEOUT_REASON } from './skip-reasons.js'
+import { stopOnCtrlC, type Interruption } from './stop-on-ctrl-c.js'
 import type { FailedCheck } from '../report/summarize-failures.js'
 import { SUITE_SETTINGS, type SuiteSettings } from './suite-settings.js'
+import { isWaitingFile, OTHER_FILES_ENDED, SUITE_TEST_SETTINGS, waitingFilesFirst } from './suite-config.js'
+import {
+  BUILT_SUITE_DIR,
+  BUILT_SUITE_FILES,
+  STOP_AFTER_FIRST_FAILURE,
+  STOP_AT_THE_RUN_DEADLINE,
+  withSourceNames,
+} from './suite-files.js'
 import type { Target } from '../target/target.js'
-
-export const SUITE_CONFIG_PATH = fileURLToPath(new URL('../../../contract-tests/vitest.config.ts', import.meta.url))
-
-/** --bail: the checks after the first failure are skipped as not run, so that every check is still counted. */
-const STOP_AFTER_FIRST_FAILURE = fileURLToPath(
-  new URL('../../../contract-tests/support/stop-after-first-failure.ts', import.meta.url),
-)
-
-/** --run-timeout: no check starts once the run's deadline has passed. */
-const STOP_AT_THE_RUN_DEADLINE = fileURLToPath(
-  new URL('../../../contract-tests/support/stop-at-the-run-deadline.ts', import.meta.url),
-)
+import type { LoadedSpec } from '../../spec/load-spec.js'
 
 export interface SuiteRunOptions {
   target: Target
   spec?: string
+  /** The document `spec` names, read already: handed to the suite's workers as it is. */
+  loadedSpec?: LoadedSpec
   layer: SuiteLayer
   readOnly: boolean
   junit?: string
@@ -61,6 +60,8 @@ export interface SuiteOutcome {
   failedChecks: FailedCheck[]
   /** Whether the run passed its --run-timeout (its remaining checks are counted in `notRun`). */
   timedOut: boolean
+  /** Where Ctrl-C stopped the run, if it did (its remaining checks are counted in `notRun`). */
+  interrupted?: Interruption
   /** Why each skipped check was skipped, by its `checkKey`: vitest's JSON report leaves the reason out. */
   skipNotes: Map<string, string>
   /** vitest's JSON results of this run, when `keepResults`. */
@@ -83,12 +84,14 @@ function suiteSettings(options: SuiteRunOptions): SuiteSettings {
   return {
     target: options.target,
     spec: options.spec,
+    loadedSpec: options.loadedSpec,
     layer: options.layer,
     readOnly: options.readOnly,
     timeoutMs: options.timeoutMs,
     maxResponseBytes: options.maxResponseBytes,
     showSecrets: options.showSecrets,
     runDeadline: Date.now() + options.runTimeoutMs,
+    ownThreadForWaitingFiles: workersFor(options) === 2,
   }
 }
 
@@ -103,7 +106,12 @@ interface ReportMove {
  * and the run's settings reach the workers by vitest's `provide` (suite-settings.ts).
  */
 export async function runSuite(options: SuiteRunOptions): Promise<SuiteOutcome> {
-  const folder = options.junit || options.json ? await createScratchDirectory('users-api-kit-reports-') : undefined
+  // Ctrl-C stops the run, which then writes its reports from this folder (stop-on-ctrl-c.ts): the folder
+  // is left to the run's end, or to the process's exit on a second Ctrl-C.
+  const folder =
+    options.junit || options.json
+      ? await createScratchDirectory('users-api-kit-reports-', ['SIGTERM', 'SIGHUP'])
+      : undefined
   // vitest's reporters open their files as named, through any symbolic link: they write into a folder of
   // the kit's own, and the reports are then put in place as the state file is (write-report-file.ts).
   // vitest resolves report paths against the suite's root (contract-tests/): the user means their cwd.
@@ -112,9 +120,10 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteOutcome> 
   const reports = { junit: move('junit.xml', options.junit), json: move('report.json', options.json) }
   try {
     const outcome = await runVitest(options, reports)
+    const mark = outcome.interrupted ? markInterrupted : (text: string) => text
     for (const report of [reports.junit, reports.json]) {
       const text = report && (await readFile(report.from, 'utf8').catch(() => undefined))
-      if (report && text !== undefined) await writeReportFile(report.to, text)
+      if (report && text !== undefined) await writeReportFile(report.to, mark(withSourceNames(text)))
     }
     return outcome
   } finally {
@@ -126,9 +135,15 @@ async function runVitest(
   options: SuiteRunOptions,
   reports: { junit?: ReportMove; json?: ReportMove },
 ): Promise<SuiteOutcome> {
-  const { startVitest } = await loadVitest()
+  const { startVitest, BaseSequencer } = await loadVitest()
+  const release = releaseWaitingThread()
+  const ctrlC = stopOnCtrlC()
   // One line a file while it runs; the failures, by rule first, once it is over (verify-command.ts).
-  const reporters: Array<string | [string, Record<string, unknown>] | Reporter> = [progressReporter()]
+  const reporters: Array<string | [string, Record<string, unknown>] | Reporter> = [
+    progressReporter(),
+    ctrlC.reporter,
+    release.reporter,
+  ]
   if (reports.junit) reporters.push(['junit', { outputFile: reports.junit.from, suiteName: 'users-api-kit verify' }])
   if (reports.json) reporters.push(['json', { outputFile: reports.json.from }])
   // The same results as --json's, held in memory: nothing more is written, and nothing runs twice.
@@ -138,34 +153,41 @@ async function runVitest(
     'test',
     [],
     {
-      config: SUITE_CONFIG_PATH,
+      // The suite as built with the package (dist/contract-tests/), its settings given here: no
+      // configuration file is looked for or loaded, and Node imports the files as they are (no module
+      // runner transforms them), so nothing is written inside the kit, which may be an installed package.
+      config: false,
+      root: BUILT_SUITE_DIR,
+      include: [BUILT_SUITE_FILES],
+      ...SUITE_TEST_SETTINGS,
+      experimental: { viteModuleRunner: false, nodeLoader: false },
+      sequence: { sequencer: waitingFilesFirst(BaseSequencer) },
       run: true,
       provide: { [SUITE_SETTINGS]: suiteSettings(options) },
       watch: false,
       reporters: capture ? [...reporters, capture.reporter] : reporters,
-      // One worker thread, whatever the cores: each costs ~65 MiB, and a run takes seconds either way.
-      maxWorkers: 1,
+      maxWorkers: workersFor(options),
       ...(namePatterns.length > 0
         ? { testNamePattern: namePatterns.map((pattern) => `(?=.*(?:${pattern}))`).join('') }
         : {}),
       setupFiles: [STOP_AT_THE_RUN_DEADLINE, ...(options.bail ? [STOP_AFTER_FIRST_FAILURE] : [])],
-      // Nothing is written inside the kit, which may be an installed package: no results cache (vitest
-      // keeps one under contract-tests/node_modules/.vite), no cache of transformed modules (vitest 5 keeps
-      // one in the nearest node_modules/.vitest-cache), and the configuration is read by vite's module
-      // runner, not bundled to a temporary file beside it or in a node_modules/.vite-temp.
+      // No results cache (vitest keeps one under the root's node_modules/.vite), no cache of modules.
       cache: false,
       fsModuleCache: false,
-      configLoader: 'runner',
       // A check sends a few requests in a row, each allowed the whole --timeout (the client stops sending
       // after 3 timeouts in a row): the request's timeout, which says what happened, must come first.
       ...testTimeouts(options.timeoutMs),
     },
     undefined,
     { stdout: namingReportsWhereTheyGo([reports.junit, reports.json]) },
-  )
-  const outcome = summarize(vitest.state.getTestModules())
+  ).finally(() => {
+    ctrlC.dispose()
+    release.close()
+  })
+  const interrupted = ctrlC.interruption()
+  const outcome = summarize(vitest.state.getTestModules(), interrupted !== undefined)
   await vitest.close()
-  return { ...outcome, results: capture?.results() }
+  return { ...outcome, ...(interrupted ? { interrupted } : {}), results: capture?.results() }
 }
 
 /** vitest's own output (`JUNIT report written to …`), naming each report where it goes, not where vitest wrote it. */
@@ -185,7 +207,43 @@ function namingReportsWhereTheyGo(reports: Array<ReportMove | undefined>): Writa
   return output
 }
 
-/** vitest's own limits per check and hook (contract-tests/vitest.config.ts: 30 s), raised for a long --timeout. */
+/**
+ * Tells the waiting files' thread (suite-config.ts) when every other file has ended, or the run was
+ * stopped (Ctrl-C): it then ends, having run nothing else.
+ */
+function releaseWaitingThread(): { reporter: Reporter; close(): void } {
+  const channel = new BroadcastChannel(OTHER_FILES_ENDED)
+  let others = Number.POSITIVE_INFINITY
+  let ended = 0
+  const release = (): void => channel.postMessage('ended')
+  process.once('SIGINT', release)
+  return {
+    reporter: {
+      onTestRunStart(specifications) {
+        others = specifications.filter((specification) => !isWaitingFile(specification.moduleId)).length
+        if (others === 0) release()
+      },
+      onTestModuleEnd(module) {
+        if (!isWaitingFile(module.moduleId) && (ended += 1) === others) release()
+      },
+    },
+    close() {
+      process.off('SIGINT', release)
+      channel.close()
+    },
+  }
+}
+
+/**
+ * Two threads when the webhook checks run: they spend seconds waiting for deliveries and retries, which
+ * then pass beside the rest of the suite in the other thread (each thread costs 60-70 MiB). One otherwise,
+ * and under --bail, whose first failure must stop every later check.
+ */
+function workersFor(options: SuiteRunOptions): number {
+  return options.target.webhooks && options.layer === 'all' && !options.readOnly && !options.bail ? 2 : 1
+}
+
+/** vitest's own limits per check and hook (suite-config.ts: 30 s), raised for a long --timeout. */
 function testTimeouts(timeoutMs: number): { testTimeout?: number; hookTimeout?: number } {
   const needed = 4 * timeoutMs + 5_000
   return needed > 30_000 ? { testTimeout: needed, hookTimeout: needed } : {}
@@ -199,7 +257,22 @@ export const HOOK_FAILED = 'did not run: a hook of its test file failed'
 /** What the suite's name filters (--only core, --grep) left out: the user's choice. */
 const NOT_SELECTED_REASON = chosenSkipReason('not selected (--only core, --grep)')
 
-function summarize(modules: TestModules): SuiteOutcome {
+/**
+ * A report of a run Ctrl-C stopped, marked so: the JUnit suite's name says it, the JSON results carry
+ * `"interrupted": true`.
+ */
+function markInterrupted(text: string): string {
+  if (text.trimStart().startsWith('<')) {
+    return text.replace('name="users-api-kit verify"', 'name="users-api-kit verify (interrupted by Ctrl-C)"')
+  }
+  try {
+    return JSON.stringify({ interrupted: true, ...(JSON.parse(text) as object) })
+  } catch {
+    return text
+  }
+}
+
+function summarize(modules: TestModules, interrupted = false): SuiteOutcome {
   const outcome: SuiteOutcome = {
     passed: 0,
     failed: 0,
@@ -219,20 +292,28 @@ function summarize(modules: TestModules): SuiteOutcome {
   }
   for (const module of modules) {
     const moduleErrors = module.errors().map((error) => error.message)
+    const file = withSourceNames(module.moduleId)
     if (module.state() === 'failed' && [...module.children.allTests()].length === 0) {
-      fail(`${module.moduleId} (could not run)`, moduleErrors.join('\n') || 'the file could not run')
+      fail(`${file} (could not run)`, moduleErrors.join('\n') || 'the file could not run')
     }
     for (const test of module.children.allTests()) {
       const result = test.result()
       if (result.state === 'passed') outcome.passed += 1
       else if (result.state === 'failed') {
         fail(test.fullName, result.errors[0]?.message ?? 'failed without a message')
+      } else if (
+        interrupted &&
+        (result.state === 'pending' || (result.state === 'skipped' && isAborted(result.note)))
+      ) {
+        // Ctrl-C came first: never run, neither failed nor skipped.
+        outcome.notRun += 1
+        outcome.skipNotes.set(checkKey(file, test.fullName), INTERRUPTED_REASON)
       } else if (result.state === 'skipped' && result.note === undefined && test.options.mode !== 'skip') {
         // Skipped without a word, though selected: a hook of its file failed first.
         fail(`${test.fullName} (${HOOK_FAILED})`, moduleErrors.join('\n') || HOOK_FAILED)
       } else if (result.state === 'skipped') {
         const reason = result.note ?? NOT_SELECTED_REASON
-        outcome.skipNotes.set(checkKey(module.moduleId, test.fullName), reason)
+        outcome.skipNotes.set(checkKey(file, test.fullName), reason)
         if (isNotRun(reason)) {
           outcome.notRun += 1
           if (reason === RUN_TIMEOUT_REASON) outcome.timedOut = true
@@ -251,6 +332,11 @@ function summarize(modules: TestModules): SuiteOutcome {
     }
   }
   return outcome
+}
+
+/** A check vitest skipped for Ctrl-C: no note, or vitest's own. */
+function isAborted(note: string | undefined): boolean {
+  return note === undefined || note === 'The test run was aborted by the user.'
 }
 
 function addOne(counts: Map<string, number>, key: string): void {

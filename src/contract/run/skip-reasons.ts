@@ -12,9 +12,12 @@ export const NOT_RUN_REASON = 'not run: --bail stopped the run at the first fail
 /** Why the checks after `--run-timeout` did not run: the run fails for it. */
 export const RUN_TIMEOUT_REASON = 'not run: the run passed its --run-timeout'
 
-/** Whether a skip reason says the check was never run (`--bail`, `--run-timeout`): counted apart. */
+/** Why the checks after Ctrl-C did not run. */
+export const INTERRUPTED_REASON = 'not run: verify was interrupted (Ctrl-C)'
+
+/** Whether a skip reason says the check was never run (`--bail`, `--run-timeout`, Ctrl-C): counted apart. */
 export function isNotRun(reason: string): boolean {
-  return reason === NOT_RUN_REASON || reason === RUN_TIMEOUT_REASON
+  return reason === NOT_RUN_REASON || reason === RUN_TIMEOUT_REASON || reason === INTERRUPTED_REASON
 }
 
 /**

@@ -1,5 +1,6 @@
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from '../client/response-limits.js'
 import type { SuiteLayer } from '../client/response-schemas.js'
+import type { LoadedSpec } from '../../spec/load-spec.js'
 
 /**
  * What `verify` tells the suite's workers about the run: vitest's `provide` carries it to them and the
@@ -11,6 +12,11 @@ export interface SuiteSettings {
   target: unknown
   /** A document of one's own (`--spec`), else the kit's. */
   spec?: string | undefined
+  /**
+   * That document, once `verify` has read it: each worker takes it as it is instead of reading it again
+   * (vitest's provide keeps the nodes the dereferenced document shares).
+   */
+  loadedSpec?: LoadedSpec | undefined
   layer: SuiteLayer
   readOnly: boolean
   /** How long a request may take, to the answer's last byte (`--request-timeout`). */
@@ -20,6 +26,11 @@ export interface SuiteSettings {
   showSecrets: boolean
   /** When the run must end (`--run-timeout`), in milliseconds since the epoch. */
   runDeadline: number
+  /**
+   * Whether the waiting files run in a thread of their own, which they then hold until the other files
+   * have ended (suite-config.ts, OTHER_FILES_ENDED).
+   */
+  ownThreadForWaitingFiles?: boolean
 }
 
 /** A run against `target` with verify's defaults: every layer, writes allowed, secrets masked, no deadline. */

@@ -1,9 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import type { ErrorObject } from 'ajv/dist/2020.js'
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js'
 import { AppError } from '../../errors.js'
 import { readJsonFile } from '../../files/read-json-file.js'
-import { createAjv } from '../../spec/create-ajv.js'
+import { validateTarget as validateTargetDocument } from '../../spec/generated/target-validator.js'
 import { toValidationIssue } from '../../spec/schema-issues.js'
 import type { Target } from '../../target/target-format.js'
 
@@ -19,7 +19,8 @@ export {
 /** The hand-written schema of target files, shipped with the kit. */
 export const TARGET_SCHEMA_PATH = fileURLToPath(new URL('../../../schemas/target.schema.json', import.meta.url))
 
-const validateTarget = createAjv().compile(JSON.parse(readFileSync(TARGET_SCHEMA_PATH, 'utf8')) as object)
+// Compiled from that schema by the build (scripts/generate-artifacts.ts), as createAjv() would compile it.
+const validateTarget = validateTargetDocument as ValidateFunction
 
 /**
  * Checks a target document against `schemas/target.schema.json`. Missing `actors` and `disposable`
