@@ -74,8 +74,8 @@ describe('the tarball', () => {
       // dist/x.js, .d.ts and their maps come from src/x.ts, dist/bin/ from dist/cli/main.js (the command's
       // bundle, scripts/bundle-cli.ts); anything else in dist/ is left from an old build.
       if (/^dist\/bin\/(users-api-kit|chunk-[A-Z0-9]+)\.js(\.map)?$/.test(file)) return false
-      const source = /^dist\/(.+?)(\.d)?\.(js|ts)(\.map)?$/.exec(file)?.[1]
-      return source === undefined || !tracked.has(`src/${source}.ts`)
+      const [, source, common] = /^dist\/(.+?)(?:\.d)?\.(c?)(?:js|ts)(?:\.map)?$/.exec(file) ?? []
+      return source === undefined || !tracked.has(`src/${source}.${common}ts`)
     })
     expect(strays).toEqual([])
     expect(packedFiles.filter((file) => /(^|\/)(node_modules|\.vite|\.cache)\//.test(file))).toEqual([])
