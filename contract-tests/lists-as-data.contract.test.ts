@@ -2,7 +2,7 @@ import { describe } from 'vitest'
 import type { DisposableUser } from '../src/contract/target/target.js'
 import { holdsTerm, userOf, type ApiUser, type PageMeta } from './support/api-user.js'
 import { covers } from './support/covers.js'
-import { expectExactAnswers, readFilters, termsOf } from './support/exact-filters.js'
+import { comparable, expectedFor, expectExactAnswers, ids, readFilters, termsOf } from './support/exact-filters.js'
 import { readDisposable } from './support/disposable-user.js'
 import { listUsers, type ListQuery } from './support/read-users.js'
 import { prepareDisposable } from './support/restore-user.js'
@@ -16,6 +16,8 @@ import { randomText, userPath } from './support/user-paths.js'
 // Sequential: the checks change the same users.
 
 const RULE_SEARCH = 'search keeps the users whose name or email contains the term, as plain text (docs/contract.md §4)'
+const RULE_AS_SENT =
+  'search takes the term as sent, not trimmed: white space alone is a term like any other, not "no filter" (docs/contract.md §4)'
 const RULE_META =
   'meta counts all matching users after every change: total, totalPages = ceil(total / limit) (docs/contract.md §4)'
 
@@ -51,6 +53,34 @@ describe('search terms are text, whatever their characters mean elsewhere', () =
           stray.length === 0,
           RULE_SEARCH,
           `Received for search=${JSON.stringify(term)}: ${stray.length} users whose name and email do not hold it, e.g. ${JSON.stringify(stray[0]?.name)} <${stray[0]?.email}>`,
+        )
+      }
+    },
+  )
+})
+
+describe('search terms are taken as sent', () => {
+  test(
+    '[profile] a term of white space alone finds the users whose name or email holds it, not everyone; a term with white space around it is not trimmed',
+    covers('§4.list.search', '§4.list.search.as-sent'),
+    async (context) => {
+      const user = await prepareDisposable(context, 'listsAsData')
+      // A name without white space, so that "no filter" and the term answer differently whatever the data.
+      const tail = randomText(10)
+      await patch(user, { name: `Solo${tail}` })
+      const terms = [' ', '  ', '\t', '\u3000', ` ${tail}`, `${tail} `, ` Solo${tail} `]
+      const reading = await readFilters(context, () => terms.map((search) => ({ search })))
+      const everyone = comparable(reading.everyone.users)
+      for (const { query, listing } of reading.answers) {
+        const expected = ids(expectedFor(everyone, query))
+        const received = ids(comparable(listing.users))
+        const extra = received.filter((id) => !expected.includes(id))
+        const missing = expected.filter((id) => !received.includes(id))
+        expectRule(
+          listing.exchange,
+          extra.length === 0 && missing.length === 0,
+          RULE_AS_SENT,
+          `Query: search=${JSON.stringify(query['search'])}\nReceived: ${received.length} users${extra.includes(user.id) ? `, ${user.id} named ${JSON.stringify(`Solo${tail}`)} among them` : ''}\nExpected: the ${expected.length} of ${everyone.length} users whose name or email holds the term as sent\nMissing: [${some(missing)}]\nNot holding the term: [${some(extra)}]`,
         )
       }
     },
@@ -109,6 +139,11 @@ async function patch(user: DisposableUser, json: Record<string, unknown>): Promi
   const exchange = await send({ as: 'owner', method: 'PATCH', path: userPath(user.id), json })
   expectStatus(exchange, 200, 'An owner may change a CLIENT_VIEWER (docs/contract.md §3)')
   return userOf(exchange)
+}
+
+/** The first ids of a list, and how many more: a backend that ignores the term lists every user. */
+function some(ids: string[]): string {
+  return ids.length > 10 ? `${ids.slice(0, 10).join(', ')}, … ${ids.length - 10} more` : ids.join(', ')
 }
 
 async function totals(queries: ListQuery[]): Promise<number[]> {

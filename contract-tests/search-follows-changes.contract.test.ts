@@ -67,6 +67,26 @@ describe('the list follows PATCH (docs/contract.md §4)', () => {
     },
   )
 
+  // Lower-cased, and nothing more: a collation that ignores accents finds "Zoë" by "zoe". Ë and É have one
+  // lower case in every mapping and locale (İ and Σ, whose lower case depends on the mapping, are left out).
+  test(
+    '[profile] search folds case and nothing more: ZOË finds Zoë, but zoe does not, nor zoë Zoe',
+    covers('§4.list.search', '§4.list.search.lower-case'),
+    async (context) => {
+      const user = await prepareDisposable(context, 'update')
+      const tail = randomText(8)
+      const rule = 'search lower-cases both sides and nothing more: accents stay'
+      await rename(user, `Zoë Élan${tail}`)
+      await expectFound(context, { search: `ZOË ÉLAN${tail.toUpperCase()}` }, user, true, `${rule}: "ZOË" finds "Zoë"`)
+      for (const search of [`zoe elan${tail}`, `Zoe Élan${tail}`, `zoë elan${tail}`]) {
+        await expectFound(context, { search }, user, false, `${rule}: "${search}" does not find "Zoë Élan${tail}"`)
+      }
+      await rename(user, `Zoe Elan${tail}`)
+      await expectFound(context, { search: `zoë élan${tail}` }, user, false, `${rule}: "zoë" does not find "Zoe"`)
+      await expectFound(context, { search: `ZOE ELAN${tail.toUpperCase()}` }, user, true, `${rule}: "ZOE" finds "Zoe"`)
+    },
+  )
+
   test(
     '[core] after a role change, the role filter lists the user under the new role only; a status change moves nobody',
     covers('§4.list.role', '§4.list.every-status', '§4.patch.attributes'),

@@ -102,6 +102,25 @@ const BAD_BODIES: Array<[string, string, pointers: string[], latin1?: boolean]> 
     ['/status'],
   ],
   ['a valid status beside a null name', JSON.stringify({ status: 'SUSPENDED', name: null }), ['/name']],
+  // Keys every JavaScript object has (a check of `key in allowed` lets them through): unknown keys all the same.
+  ['an unknown key called constructor, a built-in member', '{"constructor":"Ada"}', ['/constructor', '']],
+  ['an unknown key called hasOwnProperty, a built-in member', '{"hasOwnProperty":true}', ['/hasOwnProperty', '']],
+  ['an unknown key called __proto__, a built-in member', '{"__proto__":{}}', ['/__proto__', '']],
+  [
+    'an unknown key called toString, a built-in member, beside a valid one',
+    '{"role":"CLIENT_ADMIN","toString":"Ada"}',
+    ['/toString', ''],
+  ],
+  [
+    'an unknown key called __proto__, a built-in member, beside a valid one',
+    '{"role":"CLIENT_ADMIN","__proto__":{"status":"SUSPENDED"}}',
+    ['/__proto__', ''],
+  ],
+  [
+    'an unknown key called valueOf, a built-in member, beside a valid one',
+    '{"status":"SUSPENDED","valueOf":0}',
+    ['/valueOf', ''],
+  ],
 ]
 
 describe('the body is validated: 400 with errors, and nothing changes', () => {
@@ -369,6 +388,40 @@ describe('what a PATCH changes', () => {
         'updatedAt >= createdAt (docs/contract.md §1)',
         `Received: ${after.updatedAt} < ${after.createdAt}`,
       )
+    },
+  )
+
+  test(
+    '[profile] a change of role alone moves updatedAt, and so does a change of status alone',
+    covers('§1.updated-at'),
+    async (context) => {
+      const user = await prepareDisposable(context, 'update')
+      let before = await readUser('owner', user.id)
+      const role = before.role === 'CLIENT_ADMIN' ? 'CLIENT_VIEWER' : 'CLIENT_ADMIN'
+      const status = before.status === 'SUSPENDED' ? 'ACTIVE' : 'SUSPENDED'
+      const rule = 'updatedAt moves on every PATCH that changes a field, a change of role or status alone included'
+      for (const change of [{ role }, { status }]) {
+        // The contract allows no tie, but a check that raced a millisecond clock would fail now and then:
+        // 5 ms apart, as the rename's check. A clock of whole seconds must still move it (the second
+        // implementation adds a second).
+        await sleep(5)
+        const exchange = await patch(user, change)
+        expectStatus(exchange, 200, 'An owner may change the role and status of a CLIENT_VIEWER (docs/contract.md §3)')
+        const answered = userOf(exchange)
+        const read = await readUser('owner', user.id)
+        for (const [where, after] of [
+          ['in the answer', answered],
+          ['on GET', read],
+        ] as const) {
+          expectRule(
+            exchange,
+            Date.parse(after.updatedAt) > Date.parse(before.updatedAt) && after.createdAt === before.createdAt,
+            `${rule}; createdAt never changes (docs/contract.md §1)`,
+            `PATCH ${JSON.stringify(change)}, ${where}:\nReceived: updatedAt ${after.updatedAt}, createdAt ${after.createdAt}\nBefore:   updatedAt ${before.updatedAt}, createdAt ${before.createdAt}`,
+          )
+        }
+        before = read
+      }
     },
   )
 

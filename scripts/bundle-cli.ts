@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url'
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const MAIN = resolve(ROOT, 'dist/cli/main.js')
 const BUNDLED_COMMAND = './mock-command.js'
+const NODE_CHECK = './stop-on-an-older-node.js'
 
 /**
  * main.js loads each command on demand: all but the mock's stay tsc's files, imported from dist/cli/.
@@ -34,8 +35,7 @@ const leftAsTscWroteThem: Plugin = {
     build.onResolve({ filter: /^\.\.?\/[a-z-]+\.js$/ }, (args) => {
       // Compared as paths, not as strings: esbuild names the importer with the platform's separators.
       if (resolve(args.importer) !== MAIN) return undefined
-      if (args.path === '../require-supported-node.js') return { path: args.path, external: true }
-      if (args.path.endsWith('-command.js') && args.path !== BUNDLED_COMMAND)
+      if (args.path === NODE_CHECK || (args.path.endsWith('-command.js') && args.path !== BUNDLED_COMMAND))
         return { path: `../cli/${args.path.slice(2)}`, external: true }
       return undefined
     })

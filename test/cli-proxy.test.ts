@@ -138,7 +138,7 @@ describe('users-api-kit proxy', () => {
       const result = await proxy.cli
       expect(result.exitCode).toBe(1)
       expect(proxy.stdout()).toContain(
-        "3 exchanges, 3 of the users API checked: 1 violations, 1 of the clients' own mistakes, 0 not checked.",
+        "3 exchanges, 3 of the users API checked: 1 violation, 1 of the clients' own mistakes, 0 not checked.",
       )
       expect(proxy.stdout()).toContain('✗ [permission-table-holds] 1×')
       const junit = await readFile(join(directory, 'users-api-kit-proxy.xml'), 'utf8')
@@ -153,6 +153,19 @@ describe('users-api-kit proxy', () => {
     } finally {
       await backend.close()
       await rm(directory, { recursive: true, force: true })
+    }
+  }, 60_000)
+
+  test('its totals count in words that agree: 1 exchange', async () => {
+    const backend = await startBackend()
+    try {
+      const proxy = await startProxyCli(['--upstream', backend.url])
+      expect(await get(`${proxy.url}/api/users/me`, 'owner-token')).toBe(200)
+      proxy.cli.kill('SIGTERM')
+      await proxy.cli
+      expect(proxy.stdout()).toContain('users-api-kit proxy: 1 exchange, 1 of the users API checked: 0 violations,')
+    } finally {
+      await backend.close()
     }
   }, 60_000)
 

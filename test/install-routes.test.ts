@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { execa } from 'execa'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { readFences } from './support/doc-blocks.js'
@@ -42,11 +42,13 @@ const DOCUMENTED_TEST_FILES = ['README.md', 'docs/mock.md'].flatMap((page) =>
 let scratch: string
 let tarball: string
 let packedFiles: string[]
+let manifestBeforePack: string
 let gitSpec: string
 
 beforeAll(async () => {
   await buildCliOnce()
   scratch = await makeScratch('users-api-kit-install-')
+  manifestBeforePack = readFileSync(join(ROOT, 'package.json'), 'utf8')
   ;({ tarball, files: packedFiles } = await packKit(scratch))
   gitSpec = await cloneKit(join(scratch, 'clone'))
 }, 120_000)
@@ -64,11 +66,25 @@ describe('the tarball', () => {
       // dist/x.js, .d.ts and their maps come from src/x.ts, dist/bin/ from dist/cli/main.js (the command's
       // bundle, scripts/bundle-cli.ts); anything else in dist/ is left from an old build.
       if (/^dist\/bin\/(users-api-kit|chunk-[A-Z0-9]+)\.js(\.map)?$/.test(file)) return false
-      const source = /^dist\/(.+?)(\.d)?\.(js|ts)(\.map)?$/.exec(file)?.[1]
-      return source === undefined || !tracked.has(`src/${source}.ts`)
+      const [, source, common] = /^dist\/(.+?)(?:\.d)?\.(c?)(?:js|ts)(?:\.map)?$/.exec(file) ?? []
+      return source === undefined || !tracked.has(`src/${source}.${common}ts`)
     })
     expect(strays).toEqual([])
     expect(packedFiles.filter((file) => /(^|\/)(node_modules|\.vite|\.cache)\//.test(file))).toEqual([])
+  })
+
+  test('carries no prepare (it builds a clone, and npm 11 lists it against allowScripts), and packing left package.json as it was', async () => {
+    const packed = await execa('tar', ['-xzOf', tarball, 'package/package.json'])
+    const manifest = JSON.parse(packed.stdout) as { scripts: Record<string, string> }
+    expect(manifest.scripts['prepare']).toBeUndefined()
+    expect(manifest.scripts['build']).toBeDefined()
+    expect(readFileSync(join(ROOT, 'package.json'), 'utf8')).toBe(manifestBeforePack)
+    expect(existsSync(join(ROOT, '.package.json.before-pack'))).toBe(false)
+  })
+
+  test('made in the clone, as the README says, it is ignored by git', async () => {
+    const ignored = await execa('git', ['check-ignore', '--quiet', basename(tarball)], { cwd: ROOT, reject: false })
+    expect(ignored.exitCode).toBe(0)
   })
 })
 
@@ -149,6 +165,8 @@ for (const route of ['tarball', 'git'] as const) {
 
         test('installs without an engine warning, and ships dist/ and what the README links to', async () => {
           expect(project.output).not.toMatch(/EBADENGINE|ERESOLVE/)
+          // From git, npm 11 lists the prepare it ran in its clone (the README says why); a tarball has none.
+          if (route === 'tarball') expect(project.output).not.toMatch(/allowScripts|install-scripts/)
           const files = await readdir(kit)
           for (const file of ['LICENSE', 'README.md', 'dist', 'docs', 'openapi', 'examples', 'contract-tests']) {
             expect(files).toContain(file)

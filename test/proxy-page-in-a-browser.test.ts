@@ -69,7 +69,7 @@ describe.skipIf(SKIP_BROWSER)(`/__proxy/ in Chromium${BROWSER_SKIP_REASON}`, { t
     await row.locator('summary', { hasText: 'curl' }).click()
     expect(await row.textContent()).toContain("curl -i -X GET -H 'authorization: Bearer ***'")
     expect(await page.content()).not.toContain(TOKEN)
-    expect(await page.locator('#counts').textContent()).toContain('1 violations')
+    expect(await page.locator('#counts').textContent()).toContain('1 violation,')
     expect(errors).toEqual([])
   })
 })

@@ -40,8 +40,10 @@ const VARIANTS: Array<{ name: string; flags: string[] }> = [
     ],
   },
   {
-    name: 'ids a URL must escape, gzip answers, two signatures a delivery, every event delivered twice',
+    name: "ids a URL must escape, gzip answers, two signatures a delivery, every event delivered twice, Unicode's simple lower-case mapping",
     flags: [
+      '--lower',
+      'simple',
       '--id-style',
       'odd',
       '--compress',

@@ -17,6 +17,7 @@ import { runVerify } from './verify-command.js'
 import { writeReportFile } from '../files/write-report-file.js'
 import { FUZZ_OPTIONS, readFuzzOptions, readTargetOptions, TARGET_OPTIONS } from './shared-options.js'
 import { readCommandArgs } from './read-command-args.js'
+import { plural } from '../text/plural.js'
 
 export const GATE_USAGE = `users-api-kit gate — the contract suite and the fuzzer, for a backend's CI
 
@@ -173,8 +174,7 @@ function formatGateSummary(results: GateResults): string {
   const { exitCode, missing, verifyCode, verify, fuzz, junitPath, htmlPath } = results
   const verdict = ['PASSED', 'FAILED', 'COULD NOT RUN'][exitCode] ?? 'COULD NOT RUN'
   const lines = ['', '─'.repeat(72), `users-api-kit gate: ${verdict} (exit ${exitCode})`]
-  if (missing !== undefined)
-    lines.push(`  ${missing} ${missing === 1 ? 'prerequisite' : 'prerequisites'} missing (see above): nothing ran`)
+  if (missing !== undefined) lines.push(`  ${plural(missing, 'prerequisite')} missing (see above): nothing ran`)
   else lines.push(...formatVerifyLines(verifyCode, verify), formatFuzzLine(fuzz))
   if (junitPath) lines.push(`  JUnit   ${junitPath}`)
   if (htmlPath) lines.push(`  HTML    ${htmlPath}`)
@@ -185,7 +185,7 @@ function formatGateSummary(results: GateResults): string {
 function formatVerifyLines(code: number | undefined, outcome: SuiteOutcome | undefined): string[] {
   if (code === 2 || outcome === undefined) return ['  verify  could not run (see above)']
   const { passed, failed, skipped, lacks } = outcome
-  const totals = `${code === 0 ? '✓' : '✗'} ${passed} checks passed, ${failed} failed, ${skipped} skipped`
+  const totals = `${code === 0 ? '✓' : '✗'} ${plural(passed, 'check')} passed, ${failed} failed, ${skipped} skipped`
   // The gate is strict: what the target lacked is why its skips failed it.
   const lacking = [...lacks].map(([reason, count]) => `          lacks: ${escapeControlCharacters(reason)} (${count})`)
   return [`  verify  ${totals}`, ...lacking]
@@ -196,7 +196,7 @@ function formatFuzzLine(fuzz: FuzzOutcome | undefined): string {
   if (fuzz.findings.length === 0)
     return `  fuzz    ✓ no findings (Schemathesis ${SCHEMATHESIS_VERSION}, every check of the users API)`
   const byCheck = [...groupByCheck(fuzz.findings)].map(([check, group]) => `${check} ${group.length}`)
-  return `  fuzz    ✗ ${fuzz.findings.length} findings: ${byCheck.join(', ')}`
+  return `  fuzz    ✗ ${plural(fuzz.findings.length, 'finding')}: ${byCheck.join(', ')}`
 }
 
 function parseGateArgs(args: string[]) {

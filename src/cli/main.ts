@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import '../require-supported-node.js'
+import './stop-on-an-older-node.js'
 import { setFlagsFromString } from 'node:v8'
 import { readPackageManifest } from '../files/read-package-manifest.js'
 import { didYouMean } from './did-you-mean.js'

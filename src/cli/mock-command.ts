@@ -1,5 +1,5 @@
 import { createMockApp, serverUrl } from '../server/start-mock.js'
-import { loggerOptions } from '../server/request-log.js'
+import { isLevelEnabled, loggerOptions } from '../server/request-log.js'
 import { formatBanner } from './mock-banner.js'
 import { isLoopbackName } from '../http/loopback-guard.js'
 import { MOCK_USAGE, parseMockArgs, type MockArgs } from './parse-mock-args.js'
@@ -18,7 +18,12 @@ export async function runMockCommand(args: string[]): Promise<number | undefined
       ...options,
       logger: loggerOptions({ level: options.logLevel, terminal: process.stdout.isTTY === true }),
     })
+    // Fastify logs "Server listening at …" as it starts listening: on a pipe, a JSON line before the banner
+    // its reader waits for. The banner comes first, then that line.
+    const level = app.log.level
+    if (isLevelEnabled(app.log, 'info')) app.log.level = 'warn'
     await listen({ port: options.port, host: options.host })
+    app.log.level = level
     // Before the banner: whoever reads it as "ready" may send SIGTERM at once, and without a handler
     // that signal kills the process (no clean close, no exit code 0).
     closeOnSignals(app)
@@ -37,6 +42,7 @@ export async function runMockCommand(args: string[]): Promise<number | undefined
         webhookSecret: mock.webhooks.secret,
       }),
     )
+    app.log.info(`Server listening at ${serverUrl(app)}`)
     if (!isLoopbackName(options.host) && options.controlToken === undefined) {
       console.warn(
         `Warning: the mock is open to your network (--host ${options.host}), and so are its /__mock/ control routes: anyone who reaches it can list every token and replace the state. Protect them with --control-token T (or ${CONTROL_TOKEN_ENV}=T).`,

@@ -13,6 +13,7 @@ import { readCommandArgs } from './read-command-args.js'
 import { carryOnWithoutOutput } from './output-errors.js'
 import { REPORT_FILES } from './report-files.js'
 import { DEFAULT_TIMEOUT_MS } from './shared-options.js'
+import { plural } from '../text/plural.js'
 
 const PROXY_USAGE = `users-api-kit proxy — the contract checked on real traffic
 
@@ -171,7 +172,7 @@ async function stop(proxy: RunningProxy, options: ProxyArgs, startedAt: Date): P
 
 function formatTotals(counts: ProxyCounts): string {
   const lines = [
-    `users-api-kit proxy: ${counts.exchanges} exchanges, ${counts.judged} of the users API checked: ${counts.violations} violations, ${counts.client} of the clients' own mistakes, ${counts.unchecked} not checked.`,
+    `users-api-kit proxy: ${plural(counts.exchanges, 'exchange')}, ${counts.judged} of the users API checked: ${plural(counts.violations, 'violation')}, ${counts.client} of the clients' own mistakes, ${counts.unchecked} not checked.`,
   ]
   const broken = Object.entries(counts.checks).filter(([, check]) => check.kind === 'violation')
   for (const [name, check] of broken.sort((a, b) => b[1].count - a[1].count)) {

@@ -1,5 +1,6 @@
 import { escapeControlCharacters } from '../text/escape-control-characters.js'
 import type { Finding } from './read-findings.js'
+import { plural } from '../text/plural.js'
 
 /** Findings by check, in the order the checks first failed. */
 export function groupByCheck(findings: Finding[]): Map<string, Finding[]> {
@@ -36,8 +37,4 @@ export function formatFindings(findings: Finding[], role?: string): string {
     '`st explain CODE` says more about a code.',
   )
   return lines.join('\n')
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`
 }

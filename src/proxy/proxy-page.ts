@@ -71,8 +71,9 @@ function render() {
   }
 }
 function showCounts(numbers) {
-  counts.textContent = numbers.exchanges + ' exchanges, ' + numbers.judged + ' of the users API checked: ' +
-    numbers.violations + ' violations, ' + numbers.client + " of the client's own mistakes, " + numbers.unchecked + ' not checked.'
+  const plural = (count, noun) => count + ' ' + noun + (count === 1 ? '' : 's')
+  counts.textContent = plural(numbers.exchanges, 'exchange') + ', ' + numbers.judged + ' of the users API checked: ' +
+    plural(numbers.violations, 'violation') + ', ' + numbers.client + " of the client's own mistakes, " + numbers.unchecked + ' not checked.'
 }
 showClient.addEventListener('change', render)
 const stream = new EventSource('/__proxy/events')

@@ -319,6 +319,38 @@ export const MUTANTS: Mutant[] = [
     },
   },
   {
+    name: 'trims-the-search-term',
+    breaks: '§4 the search term is taken as sent, not trimmed: white space alone is a term, not "no filter"',
+    caughtBy: /as sent, not trimmed/i,
+    apply({ state }) {
+      // A backend that tidies its parameters: " " becomes "", which means no filter.
+      wrapStore(
+        state,
+        'listUsers',
+        (original) => (caller, query) => original(caller, { ...query, search: query.search?.trim() }),
+      )
+    },
+  },
+  {
+    name: 'folds-accents-in-search',
+    breaks: '§4 search lower-cases both sides and nothing more: "zoe" does not find "Zoë"',
+    caughtBy: /nothing more/i,
+    apply({ state }) {
+      // What an accent-insensitive collation does (MySQL's utf8mb4_0900_ai_ci, unaccent() in SQL): marks go.
+      const fold = (text: string): string => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()
+      wrapStore(state, 'listUsers', (original) => (caller, query) => {
+        const { search, ...unfiltered } = query
+        if (!search) return original(caller, query)
+        const term = fold(search)
+        const everyone = original(caller, { ...unfiltered, page: 1, limit: Number.MAX_SAFE_INTEGER }).data
+        return pageOf(
+          everyone.filter((user) => fold(user.name).includes(term) || fold(user.email).includes(term)),
+          query,
+        )
+      })
+    },
+  },
+  {
     name: 'orders-newest-first',
     breaks: '§4 order is createdAt then id, ascending',
     caughtBy: /order|createdAt/i,
@@ -400,6 +432,25 @@ export const MUTANTS: Mutant[] = [
     },
   },
   {
+    name: 'ignores-keys-named-like-object-members',
+    breaks: '§4 a key named like a member of every object (constructor, toString, __proto__) is an unknown key: 400',
+    caughtBy: /built-in/i,
+    apply(internals) {
+      // A backend that asks `key in allowed` of a plain object: Object.prototype's names pass as allowed,
+      // and nothing is done with them.
+      const allowed: Record<string, true> = { name: true, role: true, status: true }
+      wrapEngine(internals, (request, next) => {
+        const patch = request.method === 'PATCH' ? parseJsonObject(request.body) : undefined
+        if (!patch || !Object.keys(patch).every((key) => key in allowed)) return next(request)
+        const known = Object.fromEntries(Object.entries(patch).filter(([key]) => Object.hasOwn(allowed, key)))
+        const current = findAnywhere(internals.state.store, idOf(request))
+        // Only ignored keys: nothing to do, the user as they are (a no-op PATCH of their own name).
+        const body = Object.keys(known).length > 0 || !current ? known : { name: current.name }
+        return next({ ...request, body: new TextEncoder().encode(JSON.stringify(body)) })
+      })
+    },
+  },
+  {
     name: 'accepts-any-content-type',
     breaks: '§4 a body that is not application/json is a 415',
     caughtBy: /415|content.type|text\/plain/i,
@@ -433,6 +484,21 @@ export const MUTANTS: Mutant[] = [
         const user = original(caller, id, patch)
         const updatedAt = new Date(Math.max(Date.now(), Date.parse(user.updatedAt) + 1)).toISOString()
         return storeChanged(store, user, { updatedAt })
+      })
+    },
+  },
+  {
+    name: 'moves-updated-at-on-renames-only',
+    breaks: '§1 every PATCH that changes a field moves updatedAt, a change of role or status alone included',
+    caughtBy: /a change of role or status alone/i,
+    apply({ state }) {
+      // A backend whose "touch" is in the rename's code path only.
+      wrapStore(state, 'updateUser', (original, store) => (caller, id, patch) => {
+        const before = findAnywhere(store, id)
+        const user = original(caller, id, patch)
+        if (before && user.name === before.name && user.updatedAt !== before.updatedAt)
+          return storeChanged(store, user, { updatedAt: before.updatedAt })
+        return user
       })
     },
   },

@@ -118,6 +118,7 @@ class Options:
     compress: bool = False  # gzip the answers of clients that accept it
     signatures: int = 1  # 2: webhook-signature also carries a signature by a retired key, first
     deliver_twice: bool = False  # at-least-once taken literally: every event is sent again after its 2xx
+    lower: str = "full"  # full | simple: Unicode's lower-case mapping that search applies
     log: bool = False
 
 
@@ -143,6 +144,17 @@ def format_ts(ms: int, opts: Options) -> str:
     if opts.timestamps == "millis":
         return f"{base}.{millis:03d}Z"
     return f"{base}Z"
+
+
+def lower_case(text: str, opts: Options) -> str:
+    """Lower-cased for search: Unicode's full mapping (str.lower()), or its simple one, code point by code point.
+
+    The contract leaves the choice open. Only U+0130 (İ) lower-cases to more than one code point (i and a
+    combining dot); its simple mapping is i. A Σ lower-cased alone is σ, never the final ς.
+    """
+    if opts.lower == "full":
+        return text.lower()
+    return "".join("i" if c == "\u0130" else c.lower() for c in text)
 
 
 def next_updated_at(previous_ms: int, opts: Options) -> int:
@@ -1163,13 +1175,13 @@ class Handler(BaseHTTPRequestHandler):
         page, limit, role, search = self.parse_list_query(query)  # 5
         if caller.role == BOT:  # 7
             raise self.problem(403, "FORBIDDEN", "Bots may not list the members of the organization.")
-        term = search.lower()
+        term = lower_case(search, opts)
         with self.app.store.lock:
             matching = [
                 u for u in self.app.store.users.values()
                 if u.organization_id == caller.organization_id
                 and (role is None or u.role == role)
-                and (not term or term in u.name.lower() or term in u.email.lower())
+                and (not term or term in lower_case(u.name, opts) or term in lower_case(u.email, opts))
             ]
             matching.sort(key=lambda u: (u.created_ms, u.id))
             total = len(matching)
@@ -1314,6 +1326,8 @@ def parse_args(argv):
                    help="2: webhook-signature also holds a signature by a retired key, first")
     p.add_argument("--deliver-twice", type=yes_no, default=False, metavar="yes|no",
                    help="send every delivered event once more, with the same webhook-id (at least once)")
+    p.add_argument("--lower", choices=("full", "simple"), default="full",
+                   help="the lower-case mapping search applies: Unicode's full one or its simple one")
     p.add_argument("--log", action="store_true", help="one line per request and delivery on stderr")
     args = p.parse_args(argv)
     try:
@@ -1339,7 +1353,7 @@ def parse_args(argv):
         count_required_issue=args.count_required_issue, allow_order=args.allow_order,
         allow_extras=args.allow_extras, timestamps=args.timestamps, extra_fields=args.extra_fields,
         retry_delays=delays, log=args.log, id_style=args.id_style, compress=args.compress,
-        signatures=args.signatures, deliver_twice=args.deliver_twice,
+        signatures=args.signatures, deliver_twice=args.deliver_twice, lower=args.lower,
     )
     return args, opts
 

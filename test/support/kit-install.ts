@@ -39,9 +39,12 @@ export function makeScratch(prefix: string): Promise<string> {
   return mkdtemp(join(tmpdir(), prefix))
 }
 
-/** `npm pack` of this clone (npm test built dist/ already): the tarball's path and the files it holds. */
+/**
+ * `npm pack` of this clone, as the README says (its prepack and postpack leave prepare out of the packed
+ * package.json; npm test built dist/ already): the tarball's path and the files it holds.
+ */
 export async function packKit(destination: string): Promise<{ tarball: string; files: string[] }> {
-  const packed = await execa('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', destination], {
+  const packed = await execa('npm', ['pack', '--json', '--pack-destination', destination], {
     cwd: ROOT,
     env: envFor(join(process.execPath, '..')),
   })
