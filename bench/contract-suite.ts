@@ -66,7 +66,7 @@ function runVerify(url: string, args: string[]): Promise<VerifyRun> {
     child.on('close', (code) => {
       const wallMs = performance.now() - started
       if (code !== 0) return reject(new Error(`verify exited ${code}:\n${stdout.slice(-2000)}`))
-      const checks = /(\d+ checks passed, \d+ failed, \d+ skipped)/.exec(stdout)?.[1] ?? 'unknown'
+      const checks = /(\d+ checks? passed, \d+ failed, \d+ skipped)/.exec(stdout)?.[1] ?? 'unknown'
       resolve({ firstLineMs: firstLineMs ?? wallMs, wallMs, checks })
     })
   })

@@ -86,7 +86,9 @@ test(
   async () => {
     const nodeBin = findNodeBin(NODE_MAJOR as 22 | 24)
     if (nodeBin === undefined)
-      throw new Error(`No Node ${NODE_MAJOR}, which the workflow sets up: npm test installs it into .tools/ (node scripts/install-node.mjs).`)
+      throw new Error(
+        `No Node ${NODE_MAJOR}, which the workflow sets up: npm test installs it into .tools/ (node scripts/install-node.mjs).`,
+      )
     const env = {
       ...envFor(nodeBin),
       ...job.env,

@@ -114,7 +114,7 @@ async function stateOf(url: string): Promise<MockState> {
   return (await (await fetch(`${url}/__mock/state`)).json()) as MockState
 }
 
-const SUMMARY = /(\d+) checks passed, (\d+) failed, (\d+) skipped\./
+const SUMMARY = /(\d+) checks? passed, (\d+) failed, (\d+) skipped\./
 
 // Each of these is a CLI start of about half a second: two at a time (vitest.config.ts maxConcurrency).
 describe.concurrent('users-api-kit verify: what could not start is exit code 2, before any check runs', () => {
@@ -231,6 +231,9 @@ describe('users-api-kit verify against a mock', () => {
         expect(junit.match(/<testcase /g)).toHaveLength(report.numTotalTests)
         expect(junit).toContain('[core] a missing Authorization header is a 401')
         expect(junit).not.toContain('<failure')
+        // Where each report went, by the name of its format.
+        expect(result.stdout).toContain(`JUnit report written to ${join(directory, 'out.xml')}`)
+        expect(result.stdout).not.toContain('JUNIT')
       } finally {
         await server.close()
       }
@@ -246,7 +249,7 @@ describe('users-api-kit verify against a mock', () => {
         const target = await writeTemp('json', JSON.stringify(server.target))
         const result = await verify(['--target', target, '--junit', 'broken.xml'])
         expect(result.exitCode, result.all).toBe(1)
-        expect(result.stdout).toMatch(/\d+ checks passed, [1-9]\d* failed/)
+        expect(result.stdout).toMatch(/\d+ checks? passed, [1-9]\d* failed/)
         // The failed rules first, each once with its count and first failure (request, curl); then each
         // failed check's whole report, in one piece: the rule, the request, a curl that reproduces it.
         const [summary = '', details = ''] = result.stdout.split(/^Failed checks \(\d+\), each with its report:$/m)
@@ -270,7 +273,9 @@ describe('users-api-kit verify against a mock', () => {
           ),
         )
         // The totals again under the reports, where a terminal leaves the reader.
-        expect(result.stdout.trimEnd()).toMatch(/\d+ checks passed, [1-9]\d* failed, \d+ skipped\. \(failures above\)$/)
+        expect(result.stdout.trimEnd()).toMatch(
+          /\d+ checks? passed, [1-9]\d* failed, \d+ skipped\. \(failures above\)$/,
+        )
         expect(await readFile(join(directory, 'broken.xml'), 'utf8')).toContain('<failure')
       } finally {
         await server.close()
@@ -290,7 +295,7 @@ describe('users-api-kit verify against a mock', () => {
         // within its own limits, and the run ends (within SUITE_RUN_MS, a bound on a hang, not on speed).
         const result = await verify(['--target', target, '--run-timeout', '3'])
         expect(result.exitCode, result.all).toBe(1)
-        const totals = /(\d+) checks passed, (\d+) failed, (\d+) skipped, (\d+) not run \((\d+) checks\)\./.exec(
+        const totals = /(\d+) checks? passed, (\d+) failed, (\d+) skipped, (\d+) not run \((\d+) checks?\)\./.exec(
           result.stdout,
         )
         expect(totals, result.stdout).not.toBeNull()
@@ -403,14 +408,14 @@ describe('users-api-kit verify against a mock', () => {
         ]
         const lenient = await verify(['--target', file, '--no-strict'], { CI: 'true' })
         expect(lenient.exitCode, lenient.all).toBe(0)
-        expect(lenient.stdout).toMatch(/\d+ checks passed, 0 failed, [1-9]\d* skipped/)
+        expect(lenient.stdout).toMatch(/\d+ checks? passed, 0 failed, [1-9]\d* skipped/)
         const skipLines = lenient.stdout.split('\n').filter((line) => /^ {2}skipped \d+: /.test(line))
         expect(skipLines.map((line) => line.replace(/^ {2}skipped \d+: /, '')).sort()).toEqual([...lacks].sort())
         expect(lenient.stderr).not.toContain('strict')
 
         const strict = await verify(['--target', file, '--strict'])
         expect(strict.exitCode, strict.all).toBe(1)
-        expect(strict.stdout).toMatch(/\d+ checks passed, 0 failed, [1-9]\d* skipped/)
+        expect(strict.stdout).toMatch(/\d+ checks? passed, 0 failed, [1-9]\d* skipped/)
         expect(strict.stderr).toMatch(/strict: \d+ checks were skipped for what the target lacks, so the run fails/)
         for (const lack of lacks) expect(strict.stderr).toContain(`  - ${lack} (`)
       } finally {
@@ -459,7 +464,7 @@ describe("users-api-kit verify: the target's inactive users", () => {
         delete without.inactive
         const chosen = await verify(['--target', await writeTemp('json', JSON.stringify(without)), '--strict', ...grep])
         expect(chosen.exitCode, chosen.all).toBe(0)
-        expect(chosen.stdout).toMatch(/1 checks passed, 0 failed, \d+ skipped/)
+        expect(chosen.stdout).toMatch(/1 check passed, 0 failed, \d+ skipped/)
         expect(chosen.stdout).toContain('by choice: the target names no inactive.invited')
 
         // A token handed out as INVITED whose user has since accepted: the target is out of date.
@@ -524,7 +529,7 @@ describe('users-api-kit verify: --bail and --out', () => {
         const target = await writeTemp('json', JSON.stringify(server.target))
         const result = await verify(['--target', target, '--bail', '--json', 'bail.json', '--junit', 'bail.xml'])
         expect(result.exitCode, result.all).toBe(1)
-        const totals = /(\d+) checks passed, (\d+) failed, (\d+) skipped, (\d+) not run \((\d+) checks\)\./.exec(
+        const totals = /(\d+) checks? passed, (\d+) failed, (\d+) skipped, (\d+) not run \((\d+) checks?\)\./.exec(
           result.stdout,
         )
         expect(totals, result.stdout.slice(-2000)).not.toBeNull()

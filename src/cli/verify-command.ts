@@ -19,6 +19,7 @@ import { loadSpec } from '../spec/load-spec.js'
 import { readTargetOptions, TARGET_OPTIONS } from './shared-options.js'
 import { readCommandArgs } from './read-command-args.js'
 import { REPORT_FILES, reportPath } from './report-files.js'
+import { plural } from '../text/plural.js'
 
 export const VERIFY_USAGE = `users-api-kit verify — the contract suite, against any implementation of the users API
 
@@ -234,8 +235,8 @@ function formatSummary(outcome: SuiteOutcome, reportFiles: string[]): string {
   // Under --bail the checks after the first failure are counted too: the totals are every check.
   const totals =
     notRun === 0
-      ? `${passed} checks passed, ${failed} failed, ${skipped} skipped.`
-      : `${passed} checks passed, ${failed} failed, ${skipped} skipped, ${notRun} not run (${passed + failed + skipped + notRun} checks).`
+      ? `${plural(passed, 'check')} passed, ${failed} failed, ${skipped} skipped.`
+      : `${plural(passed, 'check')} passed, ${failed} failed, ${skipped} skipped, ${notRun} not run (${plural(passed + failed + skipped + notRun, 'check')}).`
   const lines = ['', ...formatMostSkipped(outcome), `users-api-kit verify: ${totals}`]
   for (const [reason, count] of outcome.skipReasons) lines.push(`  skipped ${count}${describeSkip(reason)}`)
   if (notRun > 0) lines.push(`  ${notRun} ${notRunReason(outcome)}`)

@@ -190,11 +190,12 @@ async function runVitest(
   return { ...outcome, ...(interrupted ? { interrupted } : {}), results: capture?.results() }
 }
 
-/** vitest's own output (`JUNIT report written to …`), naming each report where it goes, not where vitest wrote it. */
+/** vitest's own output (`JUnit report written to …`), naming each report where it goes, not where vitest wrote it. */
 function namingReportsWhereTheyGo(reports: Array<ReportMove | undefined>): Writable {
   const output = new Writable({
     write(chunk: Buffer | string, _encoding, done) {
-      let text = chunk.toString()
+      // vitest capitalises the reporter's name ("JUNIT report written to"): the format is JUnit.
+      let text = chunk.toString().replaceAll('JUNIT report', 'JUnit report')
       for (const report of reports) if (report) text = text.replaceAll(report.from, report.to)
       // At once, as the process's own stdout: a message still waiting when verify exits would be lost.
       process.stdout.write(text)
