@@ -60,7 +60,7 @@ const checksOf = (run: VerifyRun): number => run.passed + run.failed + run.skipp
 
 describe.concurrent('the contract suite, through both transports of one engine', () => {
   test(
-    'the Fastify server (startMock): exit code 0, every check passed',
+    'the server (startMock: node:http for the API): exit code 0, every check passed',
     async () => {
       const run = await againstFastify()
       expect(run.failures, run.output).toEqual([])
@@ -73,7 +73,7 @@ describe.concurrent('the contract suite, through both transports of one engine',
   )
 
   test(
-    'the fetch handler behind node:http: exit code 0, every check passed, as many checks as the Fastify server',
+    'the fetch handler behind node:http: exit code 0, every check passed, as many checks as the server',
     async () => {
       const [run, fastify] = await Promise.all([againstFetchHandler(), againstFastify()])
       expect(run.failures, run.output).toEqual([])
