@@ -66,6 +66,15 @@ describe('the tarball', () => {
       // dist/x.js, .d.ts and their maps come from src/x.ts, dist/bin/ from dist/cli/main.js (the command's
       // bundle, scripts/bundle-cli.ts); anything else in dist/ is left from an old build.
       if (/^dist\/bin\/(users-api-kit|chunk-[A-Z0-9]+)\.js(\.map)?$/.test(file)) return false
+      // dist/contract-tests/ is the suite built from contract-tests/ (scripts/build-suite.ts): a file a scenario
+      // file or setup file of it, the support they share in chunks.
+      const [, built] = /^dist\/contract-tests\/(.+)\.js$/.exec(file) ?? []
+      if (built !== undefined)
+        return (
+          !/^chunk-[A-Z0-9]+$/.test(built) &&
+          !tracked.has(`contract-tests/${built}.ts`) &&
+          !tracked.has(`contract-tests/support/${built}.ts`)
+        )
       const [, source, common] = /^dist\/(.+?)(?:\.d)?\.(c?)(?:js|ts)(?:\.map)?$/.exec(file) ?? []
       return source === undefined || !tracked.has(`src/${source}.${common}ts`)
     })

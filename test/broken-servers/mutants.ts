@@ -672,7 +672,8 @@ export const MUTANTS: Mutant[] = [
       const publish = mock.webhooks.publish
       let swallowNext = false
       mock.webhooks.publish = (event) => (swallowNext ? void (swallowNext = false) : publish(event))
-      // A rename's event goes out first, built from the request; the rename follows 60 ms later.
+      // A rename's event goes out first, built from the request; the rename follows a second later: long enough
+      // for the delivery to reach a loopback receiver on a busy machine (60 ms did not, under load).
       wrapEngine(internals, async (request, next) => {
         const id = pathOf(request).split('/')[3]
         const user = request.method === 'PATCH' && id ? findAnywhere(state.store, id) : undefined
@@ -686,7 +687,7 @@ export const MUTANTS: Mutant[] = [
           timestamp,
           data: { user: { ...user, ...patch, updatedAt: timestamp }, changes: ['name'], actorId },
         })
-        await new Promise((resolve) => setTimeout(resolve, 60))
+        await new Promise((resolve) => setTimeout(resolve, 1_000))
         swallowNext = true
         try {
           return await next(request)

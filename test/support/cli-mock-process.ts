@@ -52,7 +52,8 @@ export async function startCli(args: string[] = [], options: Pick<Options, 'env'
     cli.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString()
       if (banner === '' && output.includes('Ctrl-C stops it.')) {
-        banner = output
+        // The banner ends there; a log line that came in the same chunk is not part of it.
+        banner = output.slice(0, output.indexOf('Ctrl-C stops it.') + 'Ctrl-C stops it.'.length)
         clearTimeout(timer)
         resolve()
       }

@@ -20,6 +20,9 @@ export const STOP_AT_THE_RUN_DEADLINE = `${BUILT_SUITE_DIR}stop-at-the-run-deadl
 /** A built file of the suite, by its name: `/kit/dist/contract-tests/get-user.contract.test.js`. */
 const BUILT_FILE = new RegExp(`${escapeRegExp(BUILT_SUITE_DIR)}([a-z0-9-]+)\\.contract\\.test\\.js`, 'g')
 
+/** A built file named alone, relative to the suite's folder (JUnit's suite and class names). */
+const BUILT_NAME = /\b([a-z0-9-]+)\.contract\.test\.js\b/g
+
 /**
  * Each built file of the suite in a text (a path, a JUnit or JSON report) named by the source it was made
  * from: reports name the file a reader can open, and the HTML report reads its `// CONTRACT §N` comment
@@ -27,9 +30,12 @@ const BUILT_FILE = new RegExp(`${escapeRegExp(BUILT_SUITE_DIR)}([a-z0-9-]+)\\.co
  *
  * @example
  * withSourceNames('/kit/dist/contract-tests/get-user.contract.test.js') // '/kit/contract-tests/get-user.contract.test.ts'
+ * withSourceNames('classname="get-user.contract.test.js"') // 'classname="get-user.contract.test.ts"'
  */
 export function withSourceNames(text: string): string {
-  return text.replace(BUILT_FILE, (_match, name: string) => `${SOURCE_SUITE_DIR}${name}.contract.test.ts`)
+  return text
+    .replace(BUILT_FILE, (_match, name: string) => `${SOURCE_SUITE_DIR}${name}.contract.test.ts`)
+    .replace(BUILT_NAME, (_match, name: string) => `${name}.contract.test.ts`)
 }
 
 function escapeRegExp(text: string): string {
