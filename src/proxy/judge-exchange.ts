@@ -1,4 +1,5 @@
 import { RESPONSE_CHECKS } from '../contract/checks/index.js'
+import { requestHeaderOf } from '../contract/client/exchange.js'
 import { ContractClient, type ResponseCheck } from '../contract/client/contract-client.js'
 import type { SentenceId } from '../contract/rules/contract-sentences.js'
 import type { Finding } from '../contract/client/contract-violation.js'
@@ -6,7 +7,7 @@ import { UNUSABLE_ANSWER_CHECKS } from '../contract/client/unusable-answer.js'
 import type { LoadedSpec } from '../spec/load-spec.js'
 import { compileOperations } from '../spec/compile-operations.js'
 import type { Operation } from '../spec/operations.js'
-import { RequestJudge, type RequestToJudge } from './judge-request.js'
+import { RequestJudge, type RequestToJudge, type RequestVerdict } from './judge-request.js'
 import type { Knowledge } from './knowledge.js'
 import type { ObservedExchange } from './observed-exchange.js'
 import { PROXY_RULES } from './rules/index.js'
@@ -57,8 +58,8 @@ export class ExchangeJudge {
     return this.client.operationOf(method, path)
   }
 
-  /** What a correct backend answers the request from the request alone, if it is the client's mistake. */
-  judgeRequest(request: RequestToJudge): ObservedExchange['refusal'] {
+  /** What the request alone says: the answer a correct backend gives it if it is the client's mistake. */
+  judgeRequest(request: RequestToJudge): RequestVerdict {
     return this.requests.judge(request)
   }
 
@@ -78,7 +79,10 @@ export class ExchangeJudge {
     for (const finding of this.client.findingsOf(observed.exchange)) {
       findings.push({ ...finding, kind: 'violation', sentences: this.sentencesOf.get(finding.check) ?? [] })
     }
-    for (const rule of this.rules) {
+    // docs/contract.md §7: with `Prefer: code=NNN` a mock answers the error asked for in the operation's
+    // place, an answer the rules would misread; a backend that ignores it is judged on other exchanges.
+    const rules = asksForAnError(observed) ? [] : this.rules
+    for (const rule of rules) {
       for (const { sentences, message } of rule.observe(observed, this.knowledge)) {
         findings.push({ kind: 'violation', check: rule.name, rule: rule.rule, message, sentences })
       }
@@ -86,4 +90,10 @@ export class ExchangeJudge {
     this.knowledge.learn(observed)
     return findings
   }
+}
+
+/** Whether the request asks a mock for a simulated error: `Prefer: code=NNN` (RFC 7240's syntax). */
+function asksForAnError(observed: ObservedExchange): boolean {
+  const prefer = requestHeaderOf(observed.exchange.request, 'prefer')
+  return prefer !== undefined && /(?:^|[,;])\s*code\s*=/i.test(prefer)
 }

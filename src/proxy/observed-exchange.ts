@@ -21,6 +21,12 @@ export interface ObservedExchange {
   endedAt: number
   /** What a correct backend must answer from the request alone (judge-request.ts), if anything. */
   refusal?: Refusal
+  /**
+   * The request fails none of steps 2 to 5 of §3's order, as far as the whole request, read by the
+   * proxy, shows (judge-request.ts): never true beside a refusal, nor where the contract leaves the
+   * reading open.
+   */
+  valid: boolean
 }
 
 /** The first step of §3's order a request fails by itself, and what a correct backend answers it. */

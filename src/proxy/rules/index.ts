@@ -13,6 +13,7 @@ import { refusedPatchesChangeNothing } from './refused-patches-change-nothing.js
 import { refusedTokensGet401 } from './refused-tokens-get-401.js'
 import { updatedAtMovesOnlyOnAChange } from './updated-at-moves-only-on-a-change.js'
 import { userTimestampsHold } from './user-timestamps-hold.js'
+import { validRequestsAreNotRefused } from './valid-requests-are-not-refused.js'
 
 /**
  * The rules of docs/contract.md that the proxy judges from traffic alone, beside verify's response
@@ -20,6 +21,7 @@ import { userTimestampsHold } from './user-timestamps-hold.js'
  */
 export const PROXY_RULES: ProxyRule[] = [
   answersFollowTheOrderOfChecks,
+  validRequestsAreNotRefused,
   answersStayInTheCallersOrganization,
   otherOrganizationsIdsAre404,
   permissionTableHolds,
