@@ -9,6 +9,7 @@ import { namesAreStoredTrimmed } from './names-are-stored-trimmed.js'
 import { otherOrganizationsIdsAre404 } from './other-organizations-ids-are-404.js'
 import { patchAnswersWhatWasAsked } from './patch-answers-what-was-asked.js'
 import { permissionTableHolds } from './permission-table-holds.js'
+import { problemsPointIntoTheBody } from './problems-point-into-the-body.js'
 import { refusedPatchesChangeNothing } from './refused-patches-change-nothing.js'
 import { refusedTokensGet401 } from './refused-tokens-get-401.js'
 import { updatedAtMovesOnlyOnAChange } from './updated-at-moves-only-on-a-change.js'
@@ -35,4 +36,5 @@ export const PROXY_RULES: ProxyRule[] = [
   namesAreStoredTrimmed,
   deletedUsersStayGone,
   refusedPatchesChangeNothing,
+  problemsPointIntoTheBody,
 ]
