@@ -44,9 +44,9 @@ describe('what the proxy keeps is bounded', () => {
 
   test('users past the limit are forgotten, and nothing is then said about them', () => {
     const book = new UserBook(5)
-    book.see({ id: 'first', role: 'CLIENT_OWNER', organizationId: 'org' }, { startedAt: 1, endedAt: 2 })
+    book.see({ id: 'first', role: 'CLIENT_OWNER', organizationId: 'org' }, { startedAt: 1, endedAt: 2 }, 0)
     for (let index = 0; index < 50; index++)
-      book.see({ id: `u${index}`, organizationId: 'org' }, { startedAt: 3 + index, endedAt: 3 + index })
+      book.see({ id: `u${index}`, organizationId: 'org' }, { startedAt: 3 + index, endedAt: 3 + index }, 0)
     expect(book.organizationOf('first')).toBeUndefined()
     expect(book.sureSnapshot('first', { startedAt: 100, endedAt: 101 })).toBeUndefined()
   })

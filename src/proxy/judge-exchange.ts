@@ -1,5 +1,4 @@
 import { RESPONSE_CHECKS } from '../contract/checks/index.js'
-import { requestHeaderOf } from '../contract/client/exchange.js'
 import { ContractClient, type ResponseCheck } from '../contract/client/contract-client.js'
 import type { SentenceId } from '../contract/rules/contract-sentences.js'
 import type { Finding } from '../contract/client/contract-violation.js'
@@ -9,7 +8,7 @@ import { compileOperations } from '../spec/compile-operations.js'
 import type { Operation } from '../spec/operations.js'
 import { RequestJudge, type RequestToJudge, type RequestVerdict } from './judge-request.js'
 import type { Knowledge } from './knowledge.js'
-import type { ObservedExchange } from './observed-exchange.js'
+import { asksForAnError, type ObservedExchange } from './observed-exchange.js'
 import { PROXY_RULES } from './rules/index.js'
 import type { ProxyRule } from './rules/define-rule.js'
 
@@ -90,10 +89,4 @@ export class ExchangeJudge {
     this.knowledge.learn(observed)
     return findings
   }
-}
-
-/** Whether the request asks a mock for a simulated error: `Prefer: code=NNN` (RFC 7240's syntax). */
-function asksForAnError(observed: ObservedExchange): boolean {
-  const prefer = requestHeaderOf(observed.exchange.request, 'prefer')
-  return prefer !== undefined && /(?:^|[,;])\s*code\s*=/i.test(prefer)
 }

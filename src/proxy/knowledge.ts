@@ -1,6 +1,16 @@
 import { CallerBook } from './caller-book.js'
+import { ClaimBook } from './claim-book.js'
+import { ConflictBook, toConflict } from './conflict-book.js'
 import { listKey, ListBook } from './list-book.js'
-import { dataOf, operationOf, statusOf, succeeded, tokenOf, type ObservedExchange } from './observed-exchange.js'
+import {
+  asksForAnError,
+  dataOf,
+  operationOf,
+  statusOf,
+  succeeded,
+  tokenOf,
+  type ObservedExchange,
+} from './observed-exchange.js'
 import { ANY_USER, UserBook, type Span } from './user-book.js'
 import { listItemsOf, usersInAnswer, type SeenUser } from './users-in-answer.js'
 
@@ -14,9 +24,10 @@ export interface KnowledgeLimits {
 
 export const DEFAULT_KNOWLEDGE_LIMITS: KnowledgeLimits = { users: 50_000, callers: 1_000, lists: 1_000 }
 
-/** A PATCH answered 400, and the user as they were before it: a later answer must show them unchanged. */
+/** A PATCH answered 400 or 409, and the user as they were before it: a later answer must show them unchanged. */
 export interface RefusedPatch extends Span {
   before: SeenUser
+  status: 400 | 409
 }
 
 /**
@@ -29,14 +40,22 @@ export class Knowledge {
   readonly callers: CallerBook
   readonly users: UserBook
   readonly lists: ListBook
+  readonly conflicts: ConflictBook
+  readonly claims: ClaimBook
   private readonly refusedPatches: Map<string, RefusedPatch> = new Map()
   private readonly limits: KnowledgeLimits
 
-  constructor(limits: KnowledgeLimits = DEFAULT_KNOWLEDGE_LIMITS) {
+  /** `now`: the proxy's time in ms, for how fresh an answer is (a test passes its own). */
+  constructor(
+    limits: KnowledgeLimits = DEFAULT_KNOWLEDGE_LIMITS,
+    readonly now: () => number = () => performance.now(),
+  ) {
     this.limits = limits
     this.callers = new CallerBook(limits.callers)
     this.users = new UserBook(limits.users)
     this.lists = new ListBook(limits.lists)
+    this.conflicts = new ConflictBook(limits.callers)
+    this.claims = new ClaimBook(limits.users)
   }
 
   /** A request arrived: a write (any method but GET, HEAD and OPTIONS) may change its user from now on. */
@@ -67,21 +86,28 @@ export class Knowledge {
       this.users.writes.end(ANY_USER, startedAt, endedAt, refused)
       if (userId !== undefined) this.users.writes.end(userId, startedAt, endedAt, refused)
     }
+    // A mock's simulated error (Prefer: code=) says nothing of the users.
+    if (asksForAnError(observed)) return
+    this.claims.learn(observed, this.users, this.callers)
     const operation = operationOf(observed)
-    if (operation === 'updateUser' && status === 400 && userId !== undefined) this.rememberRefusedPatch(userId, span)
+    if (operation === 'updateUser' && (status === 400 || status === 409) && userId !== undefined)
+      this.rememberRefusedPatch(userId, span, status)
+    if (operation === 'updateUser' && status === 409) this.rememberConflict(observed)
     if (!succeeded(observed)) return
-    for (const user of usersInAnswer(observed)) this.users.see(user, span)
+    const seenAt = this.now()
+    for (const user of usersInAnswer(observed)) this.users.see(user, span, seenAt)
     const token = tokenOf(observed)
     if (operation === 'deleteUser' && userId !== undefined) this.users.recordDeletion(userId, span)
     if (token === undefined) return
     const me = dataOf(observed) as SeenUser | undefined
     if (operation === 'getCurrentUser' && typeof me?.id === 'string') {
+      this.conflicts.forget(token)
       this.callers.learnFromMe(token, me.id, typeof me.organizationId === 'string' ? me.organizationId : undefined)
     }
     if (operation === 'listUsers') this.learnFromList(token, observed, span)
   }
 
-  /** The PATCH answered 400 that the user's next answer must not contradict, if one is pending. */
+  /** The PATCH answered 400 or 409 that the user's next answer must not contradict, if one is pending. */
   refusedPatchOf(id: string): RefusedPatch | undefined {
     return this.refusedPatches.get(id)
   }
@@ -90,13 +116,21 @@ export class Knowledge {
     this.refusedPatches.delete(id)
   }
 
-  private rememberRefusedPatch(id: string, span: Span): void {
+  private rememberRefusedPatch(id: string, span: Span, status: 400 | 409): void {
     const before = this.users.sureSnapshot(id, span, [span.startedAt])
     if (!before) return
     this.refusedPatches.delete(id)
-    this.refusedPatches.set(id, { before, ...span })
+    this.refusedPatches.set(id, { before, status, ...span })
     if (this.refusedPatches.size > this.limits.users)
       this.refusedPatches.delete(this.refusedPatches.keys().next().value as string)
+  }
+
+  /** A 409 to a token not known yet: judged once its /me says whose it is. */
+  private rememberConflict(observed: ObservedExchange): void {
+    const token = tokenOf(observed)
+    if (token === undefined || observed.refusal || this.callers.get(token).userId !== undefined) return
+    const conflict = toConflict(observed, this.users)
+    if (conflict) this.conflicts.remember(token, conflict)
   }
 
   private learnFromList(token: string, observed: ObservedExchange, span: Span): void {

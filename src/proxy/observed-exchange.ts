@@ -1,5 +1,5 @@
 import type { SentenceId } from '../contract/rules/contract-sentences.js'
-import type { Exchange } from '../contract/client/exchange.js'
+import { requestHeaderOf, type Exchange } from '../contract/client/exchange.js'
 import type { Credentials } from './read-credentials.js'
 
 /**
@@ -67,4 +67,13 @@ export function tokenOf(observed: ObservedExchange): string | undefined {
 export function succeeded(observed: ObservedExchange): boolean {
   const status = statusOf(observed)
   return status >= 200 && status <= 299
+}
+
+/**
+ * Whether the request asks a mock for a simulated error, `Prefer: code=NNN` (docs/contract.md §7): the
+ * answer is then the error asked for in the operation's place, which neither rules nor knowledge read.
+ */
+export function asksForAnError(observed: ObservedExchange): boolean {
+  const prefer = requestHeaderOf(observed.exchange.request, 'prefer')
+  return prefer !== undefined && /(?:^|[,;])\s*code\s*=/i.test(prefer)
 }

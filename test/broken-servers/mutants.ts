@@ -1113,6 +1113,33 @@ export const MUTANTS: Mutant[] = [
       )
     },
   },
+  {
+    name: 'judges-the-state-rule-before-permission',
+    breaks: "§3 permission (403) comes before the state rule (409): a viewer setting an INVITED user's status is a 403",
+    caughtBy: /setting an INVITED user's status is a 403/,
+    apply({ state }) {
+      wrapStore(state, 'updateUser', (original, store) => (caller, id, patch) => {
+        const user = findAnywhere(store, id)
+        if (user?.organizationId === caller.organizationId && user.status === 'INVITED' && patch.status !== undefined)
+          throw new AppError('INVALID_TRANSITION', 'An INVITED user accepts their invitation.')
+        return original(caller, id, patch)
+      })
+    },
+  },
+  {
+    name: 'hides-suspended-users-by-id',
+    breaks: "§4 GET /api/users/:id answers a user of the caller's organization whatever their status",
+    caughtBy: /SUSPENDED/,
+    apply({ state }) {
+      // A lookup by id that keeps to users who may sign in, as a query sharing the authentication's might.
+      wrapStore(state, 'getUser', (original, store) => (caller, id) => {
+        const user = findAnywhere(store, id)
+        if (user?.status === 'SUSPENDED' && user.id !== caller.id)
+          throw new AppError('USER_NOT_FOUND', `No user ${id} in your organization.`)
+        return original(caller, id)
+      })
+    },
+  },
 ]
 
 /** Authentication that lets in the tokens of the users `wrongly` picks, whatever their status. */

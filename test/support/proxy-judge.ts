@@ -1,6 +1,6 @@
 import { userIdOf } from '../../src/proxy/exchange-observer.js'
 import { ExchangeJudge, type ProxyFinding } from '../../src/proxy/judge-exchange.js'
-import { Knowledge } from '../../src/proxy/knowledge.js'
+import { DEFAULT_KNOWLEDGE_LIMITS, Knowledge } from '../../src/proxy/knowledge.js'
 import type { ObservedExchange } from '../../src/proxy/observed-exchange.js'
 import { readCredentials } from '../../src/proxy/read-credentials.js'
 import { loadSpec } from '../../src/spec/load-spec.js'
@@ -20,6 +20,8 @@ export interface ProxyJudgeHarness {
   judge(draft: ProxyDraft): ProxyFinding[]
   /** Begins an exchange now; `end()` ends and judges it, so that tests can overlap exchanges. */
   begin(draft: ProxyDraft): Pending
+  /** Moves the judge's time on (it starts at 0 and moves only so): how fresh what it saw is. */
+  pass(ms: number): void
   knowledge: Knowledge
 }
 
@@ -35,7 +37,8 @@ export interface ProxyJudgeHarness {
 export async function createProxyJudge(): Promise<ProxyJudgeHarness> {
   const spec = await loadSpec()
   const operations = await loadOperations()
-  const knowledge = new Knowledge()
+  let time = 0
+  const knowledge = new Knowledge(DEFAULT_KNOWLEDGE_LIMITS, () => time)
   const judge = new ExchangeJudge(spec, 'http://api.test', knowledge)
   let clock = 0
   const begin = (draft: ProxyDraft): Pending => {
@@ -77,7 +80,7 @@ export async function createProxyJudge(): Promise<ProxyJudgeHarness> {
       },
     }
   }
-  return { begin, judge: (draft) => begin(draft).end(), knowledge }
+  return { begin, judge: (draft) => begin(draft).end(), pass: (ms) => (time += ms), knowledge }
 }
 
 /** The check and sentences of each violation: what tests compare. */

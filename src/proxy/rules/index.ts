@@ -8,12 +8,15 @@ import { listPagesAddUp } from './list-pages-add-up.js'
 import { namesAreStoredTrimmed } from './names-are-stored-trimmed.js'
 import { otherOrganizationsIdsAre404 } from './other-organizations-ids-are-404.js'
 import { patchAnswersWhatWasAsked } from './patch-answers-what-was-asked.js'
+import { permissionComesBeforeTheStateRule } from './permission-comes-before-the-state-rule.js'
 import { permissionTableHolds } from './permission-table-holds.js'
 import { problemsPointIntoTheBody } from './problems-point-into-the-body.js'
 import { refusedPatchesChangeNothing } from './refused-patches-change-nothing.js'
 import { refusedTokensGet401 } from './refused-tokens-get-401.js'
 import { updatedAtMovesOnlyOnAChange } from './updated-at-moves-only-on-a-change.js'
 import { userTimestampsHold } from './user-timestamps-hold.js'
+import { usersShownWereThere } from './users-shown-were-there.js'
+import { invitedUsersKeepTheirStatus } from './invited-users-keep-their-status.js'
 import { validRequestsAreNotRefused } from './valid-requests-are-not-refused.js'
 
 /**
@@ -26,6 +29,7 @@ export const PROXY_RULES: ProxyRule[] = [
   answersStayInTheCallersOrganization,
   otherOrganizationsIdsAre404,
   permissionTableHolds,
+  permissionComesBeforeTheStateRule,
   refusedTokensGet401,
   listPagesAddUp,
   listOrderHolds,
@@ -35,6 +39,8 @@ export const PROXY_RULES: ProxyRule[] = [
   userTimestampsHold,
   namesAreStoredTrimmed,
   deletedUsersStayGone,
+  usersShownWereThere,
+  invitedUsersKeepTheirStatus,
   refusedPatchesChangeNothing,
   problemsPointIntoTheBody,
 ]
