@@ -13,6 +13,8 @@ import {
 } from './observed-exchange.js'
 import { ANY_USER, UserBook, type Span } from './user-book.js'
 import { listItemsOf, usersInAnswer, type SeenUser } from './users-in-answer.js'
+import { readListAnswer } from './list-answer.js'
+import { WholeListBook } from './whole-list-book.js'
 
 /** How much the proxy remembers, at most. */
 export interface KnowledgeLimits {
@@ -42,6 +44,7 @@ export class Knowledge {
   readonly lists: ListBook
   readonly conflicts: ConflictBook
   readonly claims: ClaimBook
+  readonly wholeLists: WholeListBook = new WholeListBook()
   private readonly refusedPatches: Map<string, RefusedPatch> = new Map()
   private readonly limits: KnowledgeLimits
 
@@ -98,6 +101,8 @@ export class Knowledge {
     for (const user of usersInAnswer(observed)) this.users.see(user, span, seenAt)
     const token = tokenOf(observed)
     if (operation === 'deleteUser' && userId !== undefined) this.users.recordDeletion(userId, span)
+    if ((operation === 'deleteUser' || operation === 'updateUser') && userId !== undefined)
+      this.followWrite(observed, userId, span)
     if (token === undefined) return
     const me = dataOf(observed) as SeenUser | undefined
     if (operation === 'getCurrentUser' && typeof me?.id === 'string') {
@@ -139,6 +144,7 @@ export class Knowledge {
     const [organization] = organizations
     if (organizations.size === 1 && typeof organization === 'string')
       this.callers.learnOrganizationFromList(token, organization)
+    this.learnWholeList(token, observed, span)
     const page = Number(observed.query.get('page') ?? '1')
     if (!Number.isSafeInteger(page)) return
     this.lists.record(listKey(token, observed.query), {
@@ -146,6 +152,31 @@ export class Knowledge {
       items: items.map(({ id, createdAt }) => ({ id, createdAt })),
       ...span,
     })
+  }
+
+  /** A write answered 2xx: the whole list of its user's organization follows what its answer says it did. */
+  private followWrite(observed: ObservedExchange, userId: string, span: Span): void {
+    const organizationId = this.users.organizationOf(userId)
+    const after = dataOf(observed) as SeenUser | undefined
+    const deleted = operationOf(observed) === 'deleteUser'
+    if (organizationId === undefined || (!deleted && after?.id !== userId)) return
+    const change = deleted || !after ? { remove: userId } : { replace: after }
+    const changedBetween = (from: number, to: number, except: readonly number[]): boolean =>
+      this.users.writes.changedBetween(ANY_USER, from, to, except)
+    this.wholeLists.follow(organizationId, change, span, changedBetween)
+  }
+
+  /** A page of the unfiltered list (no role, no search or the empty one), toward the organization's whole list. */
+  private learnWholeList(token: string, observed: ObservedExchange, span: Span): void {
+    const answer = readListAnswer(observed)
+    if (!answer || observed.query.has('role') || (observed.query.get('search') ?? '') !== '') return
+    const organizationId = this.callers.get(token).organizationId
+    if (organizationId === undefined || answer.items.some((item) => item.organizationId !== organizationId)) return
+    const { userId } = this.callers.get(token)
+    const role = userId === undefined ? undefined : this.users.latest(userId)?.user.role
+    const reader = userId === undefined ? 'a caller' : `the ${role ?? 'user'} ${userId}`
+    const page = { ...answer, ...span, organizationId, seenAt: this.now(), reader }
+    this.wholeLists.record(page, (from, to) => this.users.writes.changedBetween(ANY_USER, from, to))
   }
 }
 

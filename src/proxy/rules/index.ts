@@ -3,6 +3,7 @@ import { answersStayInTheCallersOrganization } from './answers-stay-in-the-calle
 import type { ProxyRule } from './define-rule.js'
 import { deletedUsersStayGone } from './deleted-users-stay-gone.js'
 import { listFiltersHold } from './list-filters-hold.js'
+import { listsAgreeWithTheWholeList } from './lists-agree-with-the-whole-list.js'
 import { listOrderHolds } from './list-order-holds.js'
 import { listPagesAddUp } from './list-pages-add-up.js'
 import { namesAreStoredTrimmed } from './names-are-stored-trimmed.js'
@@ -34,6 +35,7 @@ export const PROXY_RULES: ProxyRule[] = [
   listPagesAddUp,
   listOrderHolds,
   listFiltersHold,
+  listsAgreeWithTheWholeList,
   patchAnswersWhatWasAsked,
   updatedAtMovesOnlyOnAChange,
   userTimestampsHold,

@@ -1,15 +1,9 @@
+import { FRESH_MS } from '../fresh-answers.js'
 import { dataOf, operationOf, succeeded, type ObservedExchange } from '../observed-exchange.js'
 import type { Knowledge } from '../knowledge.js'
 import { readPatchBody } from '../patch-body.js'
 import { usersInAnswer } from '../users-in-answer.js'
 import { defineRule, found, type RuleFinding } from './define-rule.js'
-
-/**
- * How recent an answer that showed a user INVITED must be for a PATCH of their status to be held to
- * it: an invitation is accepted outside the users API, which no proxy sees; a second leaves it little
- * room (docs/decisions/0015-what-the-proxy-holds-between-answers.md).
- */
-export const FRESH_MS = 1_000
 
 export const invitedUsersKeepTheirStatus = defineRule({
   name: 'invited-users-keep-their-status',
