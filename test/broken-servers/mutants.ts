@@ -1,5 +1,6 @@
 import { AppError } from '../../src/errors.js'
 import type { ListQuery, User, UserPatch } from '../../src/domain/user.js'
+import type { EngineResponse } from '../../src/engine/engine-request.js'
 import type { MockOptions } from '../../src/server/start-mock.js'
 import { generateWebhookSecret } from '../../src/webhooks/webhook-secret.js'
 import {
@@ -1137,6 +1138,24 @@ export const MUTANTS: Mutant[] = [
         if (user?.status === 'SUSPENDED' && user.id !== caller.id)
           throw new AppError('USER_NOT_FOUND', `No user ${id} in your organization.`)
         return original(caller, id)
+      })
+    },
+  },
+  {
+    name: 'answers-me-from-a-stale-cache',
+    breaks: '§4 GET /api/users/me answers the caller as they are now',
+    caughtBy: /the user sees the new name|the user has the new role/,
+    apply(internals) {
+      // The caller as first read for each token, kept for as long as the token is accepted: a cache of
+      // /me that no change of the user empties.
+      const cached = new Map<string, EngineResponse>()
+      wrapEngine(internals, async (request, next) => {
+        const response = await next(request)
+        if (request.method !== 'GET' || pathOf(request) !== '/api/users/me' || response.status !== 200) return response
+        const token = String(request.headers['authorization'] ?? '')
+        const kept = cached.get(token) ?? response
+        cached.set(token, kept)
+        return kept
       })
     },
   },

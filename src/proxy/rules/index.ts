@@ -1,4 +1,5 @@
 import { answersFollowTheOrderOfChecks } from './answers-follow-the-order-of-checks.js'
+import { answersAgreeOnAUser } from './answers-agree-on-a-user.js'
 import { answersStayInTheCallersOrganization } from './answers-stay-in-the-callers-organization.js'
 import type { ProxyRule } from './define-rule.js'
 import { deletedUsersStayGone } from './deleted-users-stay-gone.js'
@@ -36,6 +37,7 @@ export const PROXY_RULES: ProxyRule[] = [
   listOrderHolds,
   listFiltersHold,
   listsAgreeWithTheWholeList,
+  answersAgreeOnAUser,
   patchAnswersWhatWasAsked,
   updatedAtMovesOnlyOnAChange,
   userTimestampsHold,
