@@ -12,6 +12,7 @@ import { otherOrganizationsIdsAre404 } from './other-organizations-ids-are-404.j
 import { patchAnswersWhatWasAsked } from './patch-answers-what-was-asked.js'
 import { permissionComesBeforeTheStateRule } from './permission-comes-before-the-state-rule.js'
 import { permissionTableHolds } from './permission-table-holds.js'
+import { problemsAreWordedAsAgreed } from './problems-are-worded-as-agreed.js'
 import { problemsPointIntoTheBody } from './problems-point-into-the-body.js'
 import { refusedPatchesChangeNothing } from './refused-patches-change-nothing.js'
 import { refusedTokensGet401 } from './refused-tokens-get-401.js'
@@ -47,4 +48,5 @@ export const PROXY_RULES: ProxyRule[] = [
   invitedUsersKeepTheirStatus,
   refusedPatchesChangeNothing,
   problemsPointIntoTheBody,
+  problemsAreWordedAsAgreed,
 ]
