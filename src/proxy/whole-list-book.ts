@@ -30,7 +30,7 @@ export interface UnfilteredPage extends Span {
 export const WHOLE_LIST_USERS = 1_000
 
 /** Organizations (and page sizes) whose pages are kept: a test run reads a few. */
-const LISTS = 64
+const LISTS = 16
 
 /**
  * The pages of each organization's unfiltered list, by page size, and the latest list read whole: every
