@@ -1,13 +1,13 @@
 import type { SentenceId } from '../../contract/rules/contract-sentences.js'
 import { FRESH_MS } from '../fresh-answers.js'
-import { sortableInstant } from '../list-order.js'
+import { compareInstants } from '../list-order.js'
 import { operationOf } from '../observed-exchange.js'
 import { usersInAnswer, type SeenUser } from '../users-in-answer.js'
 import { defineRule, found } from './define-rule.js'
 
 /** What only a write changes (docs/contract.md §1, §4). */
 const FIELDS = ['name', 'email', 'role', 'status'] as const
-const TIMES = ['createdAt', 'updatedAt'] as const
+const TIMES = ['updatedAt'] as const
 
 /** The sentence an answer that shows a user otherwise breaks, by operation. */
 const SENTENCE: Record<string, SentenceId> = {
@@ -27,6 +27,8 @@ export const answersAgreeOnAUser = defineRule({
       const before = knowledge.users.sureSnapshot(user.id, observed)
       const seen = knowledge.users.latest(user.id)
       if (!before || !seen || knowledge.now() - seen.seenAt > FRESH_MS) continue
+      // A PATCH refused since that answer: refused-patches-change-nothing names the cause of a change.
+      if ((knowledge.refusedPatchOf(user.id)?.startedAt ?? 0) > seen.startedAt) continue
       const differs = differenceOf(user, before)
       if (!differs) continue
       const ago = Math.round(knowledge.now() - seen.seenAt)
@@ -46,8 +48,8 @@ function differenceOf(now: SeenUser, then: SeenUser): { field: string; now: unkn
       return { field, now: now[field], then: then[field] }
   }
   for (const field of TIMES) {
-    const [is, was] = [sortableInstant(now[field]), sortableInstant(then[field])]
-    if (is !== undefined && was !== undefined && is !== was) return { field, now: now[field], then: then[field] }
+    const order = compareInstants(now[field], then[field])
+    if (order !== undefined && order !== 0) return { field, now: now[field], then: then[field] }
   }
   return undefined
 }
