@@ -41,7 +41,7 @@ const UTC_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/
  * compareInstants('2024-01-01T00:00:00Z', '2024-01-01T00:00:00.000Z') // 0
  */
 export function compareInstants(a: unknown, b: unknown): number | undefined {
-  if (typeof a === 'string' && a === b) return sortableInstant(a) === undefined ? undefined : 0
+  if (typeof a === 'string' && a === b) return UTC_DATE_TIME.test(a) || sortableInstant(a) !== undefined ? 0 : undefined
   if (typeof a === 'string' && typeof b === 'string' && a.length === b.length) {
     if (UTC_DATE_TIME.test(a) && UTC_DATE_TIME.test(b)) return a < b ? -1 : 1
   }
