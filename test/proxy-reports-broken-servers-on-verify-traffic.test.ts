@@ -31,6 +31,12 @@ const SHOWN: Record<string, { check: string; sentence: SentenceId }> = {
   'refuses-a-delete-with-a-body': { check: 'valid-requests-are-not-refused', sentence: '§4.bodies.ignored' },
   // Verify's body of exactly 16 KiB holds a name too long: a 400 is due, the 413 breaks the order.
   'refuses-a-body-of-exactly-16-kib': { check: 'answers-follow-the-order-of-checks', sentence: '§4.patch.400' },
+  // A token just accepted, written another way.
+  'reads-the-scheme-case-sensitively': { check: 'accepted-tokens-stay-accepted', sentence: '§2.scheme-case' },
+  'reads-the-token-after-one-space-only': {
+    check: 'accepted-tokens-stay-accepted',
+    sentence: '§2.token-white-space',
+  },
   // What it saw of a user's status.
   'lets-invited-users-in': { check: 'refused-tokens-get-401', sentence: '§2.invited-token' },
   'activates-invited-users': { check: 'invited-users-keep-their-status', sentence: '§4.patch.409' },

@@ -100,6 +100,7 @@ export class Knowledge {
     const seenAt = this.now()
     for (const user of usersInAnswer(observed)) this.users.see(user, span, seenAt)
     const token = tokenOf(observed)
+    if (token !== undefined) this.callers.learnAccepted(token, span.endedAt, seenAt)
     if (operation === 'deleteUser' && userId !== undefined) this.users.recordDeletion(userId, span)
     if ((operation === 'deleteUser' || operation === 'updateUser') && userId !== undefined)
       this.followWrite(observed, userId, span)

@@ -1159,6 +1159,33 @@ export const MUTANTS: Mutant[] = [
       })
     },
   },
+  {
+    name: 'reads-the-scheme-case-sensitively',
+    breaks: '§2 the scheme matches case-insensitively: bearer is Bearer',
+    caughtBy: /bearer is Bearer/,
+    apply(internals) {
+      rewriteRequest(internals, (request) => {
+        const authorization = request.headers.authorization
+        return authorization !== undefined && /^bearer /i.test(authorization) && !authorization.startsWith('Bearer ')
+          ? { ...request, headers: { ...request.headers, authorization: `Basic ${authorization.slice(7)}` } }
+          : request
+      })
+    },
+  },
+  {
+    name: 'reads-the-token-after-one-space-only',
+    breaks: '§2 spaces and tabs around the token are ignored',
+    caughtBy: /Spaces and tabs around the token are ignored/,
+    apply(internals) {
+      // `authorization.slice('Bearer '.length)`: the white space beyond one space becomes part of the token.
+      rewriteRequest(internals, (request) => {
+        const authorization = request.headers.authorization
+        return authorization !== undefined && /^Bearer [ \t]/.test(authorization)
+          ? { ...request, headers: { ...request.headers, authorization: `Bearer x${authorization.slice(7)}` } }
+          : request
+      })
+    },
+  },
 ]
 
 /** Authentication that lets in the tokens of the users `wrongly` picks, whatever their status. */

@@ -1,4 +1,5 @@
 import { answersFollowTheOrderOfChecks } from './answers-follow-the-order-of-checks.js'
+import { acceptedTokensStayAccepted } from './accepted-tokens-stay-accepted.js'
 import { answersAgreeOnAUser } from './answers-agree-on-a-user.js'
 import { answersStayInTheCallersOrganization } from './answers-stay-in-the-callers-organization.js'
 import type { ProxyRule } from './define-rule.js'
@@ -34,6 +35,7 @@ export const PROXY_RULES: ProxyRule[] = [
   permissionTableHolds,
   permissionComesBeforeTheStateRule,
   refusedTokensGet401,
+  acceptedTokensStayAccepted,
   listPagesAddUp,
   listOrderHolds,
   listFiltersHold,
