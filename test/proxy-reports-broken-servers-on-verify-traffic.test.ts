@@ -49,6 +49,11 @@ const SHOWN: Record<string, { check: string; sentence: SentenceId }> = {
     sentence: '§3.order.403-before-409',
   },
   'hides-suspended-users-by-id': { check: 'users-shown-were-there', sentence: '§4.get.any-status' },
+  'freezes-invited-users-whole': { check: 'conflicts-are-for-invited-users', sentence: '§4.patch.409' },
+  'refuses-to-reactivate-suspended-users': {
+    check: 'conflicts-are-for-invited-users',
+    sentence: '§4.patch.active-suspended',
+  },
   // A list read whole, and answers a moment apart.
   'searches-case-sensitively': { check: 'lists-agree-with-the-whole-list', sentence: '§4.list.search' },
   'lower-cases-ascii-only': { check: 'lists-agree-with-the-whole-list', sentence: '§4.list.search' },

@@ -1186,6 +1186,32 @@ export const MUTANTS: Mutant[] = [
       })
     },
   },
+  {
+    name: 'freezes-invited-users-whole',
+    breaks: "§4 the state rule freezes an INVITED user's status only: their name and role can be set",
+    caughtBy: /Only the status of an INVITED user is frozen/,
+    apply({ state }) {
+      wrapStore(state, 'updateUser', (original, store) => (caller, id, patch) => {
+        const user = findAnywhere(store, id)
+        if (user?.organizationId === caller.organizationId && user.status === 'INVITED' && caller.role === OWNER)
+          throw new AppError('INVALID_TRANSITION', 'An INVITED user accepts their invitation first.')
+        return original(caller, id, patch)
+      })
+    },
+  },
+  {
+    name: 'refuses-to-reactivate-suspended-users',
+    breaks: '§4 ACTIVE and SUSPENDED may turn into each other freely',
+    caughtBy: /An owner may reactivate/,
+    apply({ state }) {
+      wrapStore(state, 'updateUser', (original, store) => (caller, id, patch) => {
+        const user = findAnywhere(store, id)
+        if (user?.organizationId === caller.organizationId && user.status === 'SUSPENDED' && patch.status === 'ACTIVE')
+          throw new AppError('INVALID_TRANSITION', 'A SUSPENDED user stays suspended.')
+        return original(caller, id, patch)
+      })
+    },
+  },
 ]
 
 /** Authentication that lets in the tokens of the users `wrongly` picks, whatever their status. */

@@ -3,6 +3,7 @@ import { acceptedTokensStayAccepted } from './accepted-tokens-stay-accepted.js'
 import { answersAgreeOnAUser } from './answers-agree-on-a-user.js'
 import { answersStayInTheCallersOrganization } from './answers-stay-in-the-callers-organization.js'
 import type { ProxyRule } from './define-rule.js'
+import { conflictsAreForInvitedUsers } from './conflicts-are-for-invited-users.js'
 import { deletedUsersStayGone } from './deleted-users-stay-gone.js'
 import { listFiltersHold } from './list-filters-hold.js'
 import { listsAgreeWithTheWholeList } from './lists-agree-with-the-whole-list.js'
@@ -48,6 +49,7 @@ export const PROXY_RULES: ProxyRule[] = [
   deletedUsersStayGone,
   usersShownWereThere,
   invitedUsersKeepTheirStatus,
+  conflictsAreForInvitedUsers,
   refusedPatchesChangeNothing,
   problemsPointIntoTheBody,
   problemsAreWordedAsAgreed,
