@@ -6,6 +6,7 @@ import { expectUnauthenticated } from './support/expect-unauthenticated.js'
 import { expectRule, needActor, needDisposable, needWrites, send, test } from './support/suite.js'
 import { unknownUserId, userPath } from './support/user-paths.js'
 import { covers } from './support/covers.js'
+import { REASON_PHRASES } from '../src/contract/rules/reason-phrases.js'
 
 // CONTRACT §4 "Other routes", §3 "the order of checks" and §5. Requests aim at ids that do not exist
 // wherever the rule allows it: nothing can change, even on a backend that breaks the rule.
@@ -379,17 +380,6 @@ describe.concurrent('every error is a problem whose status is the HTTP status (d
 })
 
 const JSON_TYPE = { 'content-type': 'application/json' }
-
-/** The reason phrases of RFC 9110 (413's earlier name, of RFC 7231, too). */
-const REASON_PHRASES: Record<number, string[]> = {
-  400: ['Bad Request'],
-  401: ['Unauthorized'],
-  403: ['Forbidden'],
-  404: ['Not Found'],
-  405: ['Method Not Allowed'],
-  413: ['Content Too Large', 'Payload Too Large'],
-  415: ['Unsupported Media Type'],
-}
 
 describe.concurrent('what a problem says (docs/contract.md §5)', () => {
   test(

@@ -9,9 +9,10 @@ import { DISPOSABLE_USERS_NEEDED, runScriptedTraffic } from './support/proxy-tra
 
 // Issue 23: the scripted client's traffic through the proxy, in front of the mock broken one rule at a
 // time (test/broken-servers/mutants.ts): each fault a passive observer can see is reported as a
-// violation, by the check of its rule, naming its sentence. The faults left out need a request the
-// proxy never sends (webhooks, a count of issues, a pointer escaped, search missing a user) or the
-// wording of a problem; verify catches those (docs/proxy.md, "What only verify sees").
+// violation, by the check of its rule, naming its sentence. The faults left out need a request this
+// script does not send (a count of issues, a pointer escaped, a whole list read before a search): verify's
+// traffic shows them to the proxy (proxy-reports-broken-servers-on-verify-traffic); webhooks no traffic
+// through it shows (docs/proxy.md, "What a passive observer cannot check").
 
 /** Mutant → the check that must report it, and the sentence it must name (none for the document's own checks). */
 const VISIBLE: Record<string, { check: string; sentence?: SentenceId }> = {

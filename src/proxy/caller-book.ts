@@ -16,9 +16,21 @@ export interface Caller {
  */
 export class CallerBook {
   private readonly callers: BoundedMap<string, Caller>
+  /** When each token was last answered a success: the end of that exchange, on the proxy's clock and in ms. */
+  private readonly accepted: BoundedMap<string, { endedAt: number; seenAt: number }>
 
   constructor(limit: number) {
     this.callers = new BoundedMap(limit)
+    this.accepted = new BoundedMap(limit)
+  }
+
+  /** The token was answered a success. */
+  learnAccepted(token: string, endedAt: number, seenAt: number): void {
+    this.accepted.set(token, { endedAt, seenAt })
+  }
+
+  lastAccepted(token: string): { endedAt: number; seenAt: number } | undefined {
+    return this.accepted.get(token)
   }
 
   get(token: string): Caller {
@@ -40,6 +52,6 @@ export class CallerBook {
 
   /** Every token the proxy holds: what findings mask. */
   tokens(): string[] {
-    return [...this.callers.keys()]
+    return [...new Set([...this.callers.keys(), ...this.accepted.keys()])]
   }
 }

@@ -34,6 +34,8 @@ interface Arrival {
   operation?: Operation
   userId?: string
   startedAt: number
+  /** Whether the proxy read the whole request, promptly (judge-request.ts `whole`). */
+  readWhole(): boolean
 }
 
 /**
@@ -67,11 +69,26 @@ export class ExchangeObserver {
     // is the contract's.
     const judged =
       (path === '/api' || path.startsWith('/api/')) && method !== 'OPTIONS' && headSize(request) < HEAD_LIMIT
-    if (!judged) return { method, target, path, rawQuery, judged, startedAt }
+    if (!judged) return { method, target, path, rawQuery, judged, startedAt, readWhole: () => false }
     const operation = this.parts.judge.operationOf(method, path)
     const userId = operation && userIdOf(operation, path)
     this.parts.knowledge.begin(method, userId, startedAt)
-    return { method, target, path, rawQuery, judged, startedAt, operation, ...(userId === undefined ? {} : { userId }) }
+    const arrivedAt = performance.now()
+    let endedAt: number | undefined
+    request.once('end', () => (endedAt = performance.now()))
+    const readWhole = (): boolean =>
+      request.complete && endedAt !== undefined && endedAt - arrivedAt <= PROMPT_REQUEST_MS
+    return {
+      method,
+      target,
+      path,
+      rawQuery,
+      judged,
+      startedAt,
+      readWhole,
+      operation,
+      ...(userId === undefined ? {} : { userId }),
+    }
   }
 
   private async judge(arrival: Arrival, forwarded: ForwardedExchange, endedAt: number): Promise<void> {
@@ -116,12 +133,13 @@ export class ExchangeObserver {
     endedAt: number,
   ): ObservedExchange {
     const body = bodyWithin(forwarded)
-    const refusal = this.parts.judge.judgeRequest({
+    const { refusal, valid } = this.parts.judge.judgeRequest({
       request: exchange.request,
       credentials,
       path: arrival.path,
       rawQuery: arrival.rawQuery,
       bodyBytes: bodyBytesOf(forwarded),
+      whole: arrival.readWhole(),
       ...(exchange.operation ? { operation: exchange.operation } : {}),
       ...(body === undefined ? {} : { body }),
     })
@@ -135,6 +153,7 @@ export class ExchangeObserver {
       endedAt,
       ...(arrival.userId === undefined ? {} : { userId: arrival.userId }),
       ...(refusal === undefined ? {} : { refusal }),
+      valid,
     }
   }
 
@@ -158,6 +177,12 @@ export class ExchangeObserver {
  * server's need not agree to the byte.
  */
 const HEAD_LIMIT = 15 * 1024
+
+/**
+ * A request that took longer than this to arrive whole may have met a server's own timeout for slow
+ * requests (node's answers them 400 or 408, docs/contract.md §7): the proxy leaves its verdict open.
+ */
+const PROMPT_REQUEST_MS = 2_000
 
 /** The bytes of a request's request line and headers, as sent. */
 function headSize(request: IncomingMessage): number {

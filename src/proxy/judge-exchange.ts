@@ -6,9 +6,9 @@ import { UNUSABLE_ANSWER_CHECKS } from '../contract/client/unusable-answer.js'
 import type { LoadedSpec } from '../spec/load-spec.js'
 import { compileOperations } from '../spec/compile-operations.js'
 import type { Operation } from '../spec/operations.js'
-import { RequestJudge, type RequestToJudge } from './judge-request.js'
+import { RequestJudge, type RequestToJudge, type RequestVerdict } from './judge-request.js'
 import type { Knowledge } from './knowledge.js'
-import type { ObservedExchange } from './observed-exchange.js'
+import { asksForAnError, type ObservedExchange } from './observed-exchange.js'
 import { PROXY_RULES } from './rules/index.js'
 import type { ProxyRule } from './rules/define-rule.js'
 
@@ -57,8 +57,8 @@ export class ExchangeJudge {
     return this.client.operationOf(method, path)
   }
 
-  /** What a correct backend answers the request from the request alone, if it is the client's mistake. */
-  judgeRequest(request: RequestToJudge): ObservedExchange['refusal'] {
+  /** What the request alone says: the answer a correct backend gives it if it is the client's mistake. */
+  judgeRequest(request: RequestToJudge): RequestVerdict {
     return this.requests.judge(request)
   }
 
@@ -81,7 +81,10 @@ export class ExchangeJudge {
     // A HEAD answer has no content (RFC 9110 §9.3.2): the rules and the knowledge read answers' users and
     // pages, which it would give them as missing or empty. verify's checks above know HEAD.
     if (observed.exchange.request.method === 'HEAD') return findings
-    for (const rule of this.rules) {
+    // docs/contract.md §7: with `Prefer: code=NNN` a mock answers the error asked for in the operation's
+    // place, an answer the rules would misread; a backend that ignores it is judged on other exchanges.
+    const rules = asksForAnError(observed) ? [] : this.rules
+    for (const rule of rules) {
       for (const { sentences, message } of rule.observe(observed, this.knowledge)) {
         findings.push({ kind: 'violation', check: rule.name, rule: rule.rule, message, sentences })
       }

@@ -21,14 +21,33 @@ export interface RequestToJudge {
   /** The body's size, and its bytes when within the 16 KiB limit. */
   bodyBytes: number
   body?: Uint8Array
+  /**
+   * Whether the proxy read the whole request, promptly: a body cut short, or one that took long enough
+   * to meet a server's own timeout (docs/contract.md §7), leaves the request's verdict open. Default true.
+   */
+  whole?: boolean
 }
+
+/**
+ * What the request alone says: `refusal`, the first step of §3's order it fails; `valid`, it fails none
+ * of steps 2 to 5 as the contract reads them (the proxy read all of it, and nothing about it is left
+ * open); neither, when the contract leaves its answer open or the proxy could not read it all.
+ */
+export interface RequestVerdict {
+  refusal?: Refusal
+  valid: boolean
+}
+
+/** A part of the request whose reading the contract leaves to the backend. */
+const OPEN = 'open'
 
 /**
  * The first step of docs/contract.md §3's order that a request fails by itself, with the answer a
  * correct backend gives it: the client's own mistake, which the proxy reports as the client's (never as
  * the backend's) and holds the backend's answer to. Steps 6 to 8 depend on the backend's state, which
- * the request alone does not show. Undefined when the request is fine, or when the contract leaves its
- * answer open (a second Authorization header, a query that does not percent-decode).
+ * the request alone does not show. Open (neither refused nor valid) when the contract leaves its answer
+ * open (a second Authorization header, a query that does not percent-decode) or the proxy did not read
+ * the request whole.
  */
 export class RequestJudge {
   private readonly routed: Map<string, RoutedOperation>
@@ -39,9 +58,17 @@ export class RequestJudge {
     this.findPath = createPathMatcher(routed.map((operation) => operation.path))
   }
 
-  judge(request: RequestToJudge): Refusal | undefined {
+  judge(request: RequestToJudge): RequestVerdict {
+    const found = this.firstRefusal(request)
+    if (found === OPEN) return { valid: false }
+    if (found) return { refusal: found, valid: false }
+    return { valid: request.whole !== false }
+  }
+
+  private firstRefusal(request: RequestToJudge): Refusal | typeof OPEN | undefined {
     const credentials = this.judgeCredentials(request.credentials)
-    if (credentials !== 'fine') return credentials ?? undefined
+    if (credentials === null) return OPEN
+    if (credentials !== 'fine') return credentials
     const { operation } = request
     const routed = operation && this.routed.get(operation.operationId)
     if (!operation || !routed) return this.judgeRoute(request.path)
@@ -57,7 +84,8 @@ export class RequestJudge {
     return (
       judgePath(routed, this.findPath(rawSegments(request.path))?.params ?? {}) ??
       judgeQuery(routed, request.rawQuery) ??
-      judgeBody(routed, request.body)
+      // A body cut short or late: what the backend read of it is not known.
+      (request.whole === false ? OPEN : judgeBody(routed, request.body))
     )
   }
 
@@ -112,10 +140,10 @@ function judgePath(routed: RoutedOperation, raw: Record<string, Segment>): Refus
 }
 
 /** Step 5, the query: the operation's own parameters; the others are ignored (docs/contract.md §4). */
-function judgeQuery(routed: RoutedOperation, rawQuery: string): Refusal | undefined {
+function judgeQuery(routed: RoutedOperation, rawQuery: string): Refusal | typeof OPEN | undefined {
   if (routed.queryParameters.length === 0) return undefined
   // A query that does not percent-decode to UTF-8: how a backend reads it is its own affair.
-  if (!decodesCleanly(rawQuery)) return undefined
+  if (!decodesCleanly(rawQuery)) return OPEN
   const search = new URLSearchParams(rawQuery)
   const query: Record<string, unknown> = Object.create(null) as Record<string, unknown>
   for (const { name, integer } of routed.queryParameters) {
@@ -153,9 +181,10 @@ function querySentence(name: string, value: unknown): SentenceId {
 }
 
 /** Step 5, the body: UTF-8, JSON, an object of the document's schema (docs/contract.md §4, PATCH). */
-function judgeBody(routed: RoutedOperation, body: Uint8Array | undefined): Refusal | undefined {
+function judgeBody(routed: RoutedOperation, body: Uint8Array | undefined): Refusal | typeof OPEN | undefined {
   const validate = routed.validate.body
-  if (!routed.jsonBody || !validate || body === undefined) return undefined
+  if (!routed.jsonBody || !validate) return undefined
+  if (body === undefined) return OPEN
   if (body.byteLength === 0) return refuse(5, 400, '§4.patch.400', 'no body')
   let text: string
   try {
@@ -168,7 +197,7 @@ function judgeBody(routed: RoutedOperation, body: Uint8Array | undefined): Refus
     value = parseBoundedJson(text)
   } catch (error) {
     // Nested past what the kit parses: no backend is held to an answer about it.
-    if (error instanceof JsonTooDeep) return undefined
+    if (error instanceof JsonTooDeep) return OPEN
     return refuse(5, 400, '§4.patch.400', 'a body that is not JSON')
   }
   const status = (value as { status?: unknown } | null)?.status

@@ -29,6 +29,27 @@ export function sortableInstant(text: unknown): string | undefined {
   return `${String(seconds + 1e14).padStart(16, '0')}.${fraction.padEnd(FRACTION_DIGITS, '0').slice(0, FRACTION_DIGITS)}`
 }
 
+/** RFC 3339 in UTC with an upper-case T and Z: two of the same length sort as text sorts (same fraction digits). */
+const UTC_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/
+
+/**
+ * Two RFC 3339 instants compared: negative when `a` is earlier, 0 for the same instant (whatever the
+ * precision of each), undefined when either is no date-time. Two texts written alike (what one backend
+ * writes, every time) compare as text, without parsing: the proxy compares timestamps on every answer.
+ *
+ * @example
+ * compareInstants('2024-01-01T00:00:00Z', '2024-01-01T00:00:00.000Z') // 0
+ */
+export function compareInstants(a: unknown, b: unknown): number | undefined {
+  if (typeof a === 'string' && a === b) return UTC_DATE_TIME.test(a) || sortableInstant(a) !== undefined ? 0 : undefined
+  if (typeof a === 'string' && typeof b === 'string' && a.length === b.length) {
+    if (UTC_DATE_TIME.test(a) && UTC_DATE_TIME.test(b)) return a < b ? -1 : 1
+  }
+  const [first, second] = [sortableInstant(a), sortableInstant(b)]
+  if (first === undefined || second === undefined) return undefined
+  return first === second ? 0 : first < second ? -1 : 1
+}
+
 /**
  * docs/contract.md §4: `createdAt` ascending, ties broken by `id` ascending (plain string comparison).
  * Negative when `a` comes first; undefined when a createdAt cannot be read.
@@ -37,8 +58,7 @@ export function compareListOrder(
   a: { id: string; createdAt?: unknown },
   b: { id: string; createdAt?: unknown },
 ): number | undefined {
-  const [first, second] = [sortableInstant(a.createdAt), sortableInstant(b.createdAt)]
-  if (first === undefined || second === undefined) return undefined
-  if (first !== second) return first < second ? -1 : 1
+  const order = compareInstants(a.createdAt, b.createdAt)
+  if (order === undefined || order !== 0) return order
   return a.id === b.id ? 0 : a.id < b.id ? -1 : 1
 }

@@ -1,5 +1,5 @@
 import type { SentenceId } from '../contract/rules/contract-sentences.js'
-import type { Exchange } from '../contract/client/exchange.js'
+import { requestHeaderOf, type Exchange } from '../contract/client/exchange.js'
 import type { Credentials } from './read-credentials.js'
 
 /**
@@ -21,6 +21,12 @@ export interface ObservedExchange {
   endedAt: number
   /** What a correct backend must answer from the request alone (judge-request.ts), if anything. */
   refusal?: Refusal
+  /**
+   * The request fails none of steps 2 to 5 of §3's order, as far as the whole request, read by the
+   * proxy, shows (judge-request.ts): never true beside a refusal, nor where the contract leaves the
+   * reading open.
+   */
+  valid: boolean
 }
 
 /** The first step of §3's order a request fails by itself, and what a correct backend answers it. */
@@ -61,4 +67,13 @@ export function tokenOf(observed: ObservedExchange): string | undefined {
 export function succeeded(observed: ObservedExchange): boolean {
   const status = statusOf(observed)
   return status >= 200 && status <= 299
+}
+
+/**
+ * Whether the request asks a mock for a simulated error, `Prefer: code=NNN` (docs/contract.md §7): the
+ * answer is then the error asked for in the operation's place, which neither rules nor knowledge read.
+ */
+export function asksForAnError(observed: ObservedExchange): boolean {
+  const prefer = requestHeaderOf(observed.exchange.request, 'prefer')
+  return prefer !== undefined && /(?:^|[,;])\s*code\s*=/i.test(prefer)
 }

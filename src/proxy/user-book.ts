@@ -8,9 +8,10 @@ export interface Span {
   endedAt: number
 }
 
-/** A user as one answer showed them, and when. */
+/** A user as one answer showed them, and when: on the proxy's clock, and in ms (performance.now). */
 export interface Snapshot extends Span {
   user: SeenUser
+  seenAt: number
 }
 
 /** The key of WriteHistory that every write moves: for rules about lists, which any write may change. */
@@ -38,12 +39,17 @@ export class UserBook {
   }
 
   /** Records a user as an answer showed them; a later request's answer replaces an earlier one's. */
-  see(user: SeenUser, span: Span): void {
+  see(user: SeenUser, span: Span, seenAt: number): void {
     const known = this.snapshots.get(user.id)
-    if (!known || known.startedAt < span.startedAt) this.snapshots.set(user.id, { user, ...span })
+    if (!known || known.startedAt < span.startedAt) this.snapshots.set(user.id, { user, seenAt, ...span })
     if (typeof user.organizationId === 'string') this.organizations.set(user.id, user.organizationId)
     if (typeof user.createdAt === 'string' && !this.createdAt.has(user.id))
-      this.createdAt.set(user.id, { user, ...span })
+      this.createdAt.set(user.id, { user, seenAt, ...span })
+  }
+
+  /** The latest answer that showed the user, as sureSnapshot reads it. */
+  latest(id: string): Snapshot | undefined {
+    return this.snapshots.get(id)
   }
 
   recordDeletion(id: string, span: Span): void {

@@ -3,6 +3,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { AppError } from '../../src/errors.js'
 import type { ListQuery, User, UserPatch } from '../../src/domain/user.js'
+import type { EngineResponse } from '../../src/engine/engine-request.js'
 import type { MockOptions } from '../../src/server/start-mock.js'
 import { generateWebhookSecret } from '../../src/webhooks/webhook-secret.js'
 import {
@@ -1167,6 +1168,190 @@ export const MUTANTS: Mutant[] = [
       })
     },
   },
+  // ── Valid requests refused, and what a list or a status shows: the faults issue 35 found the proxy missed
+  {
+    name: 'refuses-the-largest-limit',
+    breaks: '§4 limit is from 1 to 100: limit=100 is valid',
+    caughtBy: /limit=100/,
+    apply(internals) {
+      // An off-by-one: `limit < 100` where `limit <= 100` was meant.
+      refuseWhen(internals, 400, (request) => Number(queryOf(request).get('limit')) >= 100, 'query', '/limit')
+    },
+  },
+  {
+    name: 'refuses-leading-zeros',
+    breaks: '§4 integers may have leading zeros: page=007 is page 7',
+    caughtBy: /leading zeros are accepted/,
+    apply(internals) {
+      const padded = (value: string | null): boolean => value !== null && /^0\d/.test(value)
+      refuseWhen(
+        internals,
+        400,
+        (request) => padded(queryOf(request).get('page')) || padded(queryOf(request).get('limit')),
+        'query',
+        '/page',
+      )
+    },
+  },
+  {
+    name: 'refuses-a-body-of-exactly-16-kib',
+    breaks: '§4 a body over 16 KiB is a 413: one of exactly 16,384 bytes is not',
+    caughtBy: /Only bodies over 16 KiB are a 413/,
+    apply(internals) {
+      // An off-by-one: `>= 16384` where `> 16384` was meant.
+      refuseWhen(internals, 413, (request) => request.body?.byteLength === 16_384)
+    },
+  },
+  {
+    name: 'answers-400-for-ids-of-another-form',
+    breaks:
+      '§3 an id that names nobody is a 404, whatever its form; only one not validly percent-encoded or too long is a 400',
+    caughtBy: /An id that does not exist is a 404|names no user is a 404/,
+    apply({ state }) {
+      // A lookup that checks the id against the form the backend hands out (as one with UUIDs might), where
+      // the store finds no user: after validation, in the place of the 404.
+      const looksUp =
+        <A extends unknown[], R>(original: (caller: User, id: string, ...rest: A) => R) =>
+        (caller: User, id: string, ...rest: A): R => {
+          if (!/^usr_[a-z2-7]{20}$/.test(id))
+            throw new AppError('VALIDATION_FAILED', `The id ${id} is not a user id.`, {
+              errors: [{ in: 'path', path: '/id', message: 'is not a user id' }],
+            })
+          return original(caller, id, ...rest)
+        }
+      wrapStore(state, 'getUser', looksUp)
+      wrapStore(state, 'updateUser', looksUp)
+      wrapStore(state, 'deleteUser', looksUp)
+    },
+  },
+  {
+    name: 'reads-media-types-case-sensitively',
+    breaks: '§4 media types compare case-insensitively: Application/JSON is application/json',
+    caughtBy: /Media types compare case-insensitively/,
+    apply(internals) {
+      rewriteRequest(internals, (request) => {
+        const type = request.headers['content-type']?.split(';')[0]?.trim() ?? ''
+        return request.method === 'PATCH' && type.toLowerCase() === 'application/json' && type !== 'application/json'
+          ? { ...request, headers: { ...request.headers, 'content-type': 'text/plain' } }
+          : request
+      })
+    },
+  },
+  {
+    name: 'refuses-a-delete-with-a-body',
+    breaks: '§4 where the operation reads no body, a body within 16 KiB is ignored, a DELETE included',
+    caughtBy: /A body DELETE does not read is ignored/,
+    apply(internals) {
+      refuseWhen(
+        internals,
+        400,
+        (request) => {
+          const bytes = request.body?.byteLength ?? 0
+          return request.method === 'DELETE' && bytes > 0 && bytes <= 16_384
+        },
+        'body',
+        '',
+      )
+    },
+  },
+  {
+    name: 'judges-the-state-rule-before-permission',
+    breaks: "§3 permission (403) comes before the state rule (409): a viewer setting an INVITED user's status is a 403",
+    caughtBy: /setting an INVITED user's status is a 403/,
+    apply({ state }) {
+      wrapStore(state, 'updateUser', (original, store) => (caller, id, patch) => {
+        const user = findAnywhere(store, id)
+        if (user?.organizationId === caller.organizationId && user.status === 'INVITED' && patch.status !== undefined)
+          throw new AppError('INVALID_TRANSITION', 'An INVITED user accepts their invitation.')
+        return original(caller, id, patch)
+      })
+    },
+  },
+  {
+    name: 'hides-suspended-users-by-id',
+    breaks: "§4 GET /api/users/:id answers a user of the caller's organization whatever their status",
+    caughtBy: /SUSPENDED/,
+    apply({ state }) {
+      // A lookup by id that keeps to users who may sign in, as a query sharing the authentication's might.
+      wrapStore(state, 'getUser', (original, store) => (caller, id) => {
+        const user = findAnywhere(store, id)
+        if (user?.status === 'SUSPENDED' && user.id !== caller.id)
+          throw new AppError('USER_NOT_FOUND', `No user ${id} in your organization.`)
+        return original(caller, id)
+      })
+    },
+  },
+  {
+    name: 'answers-me-from-a-stale-cache',
+    breaks: '§4 GET /api/users/me answers the caller as they are now',
+    caughtBy: /the user sees the new name|the user has the new role/,
+    apply(internals) {
+      // The caller as first read for each token, kept for as long as the token is accepted: a cache of
+      // /me that no change of the user empties.
+      const cached = new Map<string, EngineResponse>()
+      wrapEngine(internals, async (request, next) => {
+        const response = await next(request)
+        if (request.method !== 'GET' || pathOf(request) !== '/api/users/me' || response.status !== 200) return response
+        const token = String(request.headers['authorization'] ?? '')
+        const kept = cached.get(token) ?? response
+        cached.set(token, kept)
+        return kept
+      })
+    },
+  },
+  {
+    name: 'reads-the-scheme-case-sensitively',
+    breaks: '§2 the scheme matches case-insensitively: bearer is Bearer',
+    caughtBy: /bearer is Bearer/,
+    apply(internals) {
+      rewriteRequest(internals, (request) => {
+        const authorization = request.headers.authorization
+        return authorization !== undefined && /^bearer /i.test(authorization) && !authorization.startsWith('Bearer ')
+          ? { ...request, headers: { ...request.headers, authorization: `Basic ${authorization.slice(7)}` } }
+          : request
+      })
+    },
+  },
+  {
+    name: 'reads-the-token-after-one-space-only',
+    breaks: '§2 spaces and tabs around the token are ignored',
+    caughtBy: /Spaces and tabs around the token are ignored/,
+    apply(internals) {
+      // `authorization.slice('Bearer '.length)`: the white space beyond one space becomes part of the token.
+      rewriteRequest(internals, (request) => {
+        const authorization = request.headers.authorization
+        return authorization !== undefined && /^Bearer [ \t]/.test(authorization)
+          ? { ...request, headers: { ...request.headers, authorization: `Bearer x${authorization.slice(7)}` } }
+          : request
+      })
+    },
+  },
+  {
+    name: 'freezes-invited-users-whole',
+    breaks: "§4 the state rule freezes an INVITED user's status only: their name and role can be set",
+    caughtBy: /Only the status of an INVITED user is frozen/,
+    apply({ state }) {
+      wrapStore(state, 'updateUser', (original, store) => (caller, id, patch) => {
+        const user = findAnywhere(store, id)
+        if (user?.organizationId === caller.organizationId && user.status === 'INVITED' && caller.role === OWNER)
+          throw new AppError('INVALID_TRANSITION', 'An INVITED user accepts their invitation first.')
+        return original(caller, id, patch)
+      })
+    },
+  },
+  {
+    name: 'refuses-to-reactivate-suspended-users',
+    breaks: '§4 ACTIVE and SUSPENDED may turn into each other freely',
+    caughtBy: /An owner may reactivate/,
+    apply({ state }) {
+      wrapStore(state, 'updateUser', (original, store) => (caller, id, patch) => {
+        const user = findAnywhere(store, id)
+        if (user?.organizationId === caller.organizationId && user.status === 'SUSPENDED' && patch.status === 'ACTIVE')
+          throw new AppError('INVALID_TRANSITION', 'A SUSPENDED user stays suspended.')
+        return original(caller, id, patch)
+      })
+    },
+  },
 ]
 
 /** Authentication that lets in the tokens of the users `wrongly` picks, whatever their status. */
@@ -1209,4 +1394,47 @@ function parseJsonObject(body: Uint8Array | undefined): Record<string, unknown> 
   } catch {
     return undefined
   }
+}
+
+/** The query of an engine request. */
+function queryOf(request: { url: string }): URLSearchParams {
+  return new URLSearchParams(request.url.split('?')[1] ?? '')
+}
+
+/** Whether a request addresses an operation of the document that can succeed: the list, or a user by id. */
+function isOperation(request: { method: string; url: string }): boolean {
+  const path = pathOf(request)
+  if (path === '/api/users') return request.method === 'GET'
+  const id = /^\/api\/users\/([^/]+)$/.exec(path)?.[1]
+  return id !== undefined && id !== 'me' && ['GET', 'PATCH', 'DELETE'].includes(request.method)
+}
+
+/**
+ * Answers the problem of `status` to the requests `wrongly` picks, once their token is accepted (a
+ * refusal that comes where §3 puts validation, but refuses what the contract allows).
+ */
+function refuseWhen(
+  internals: MockInternals,
+  status: 400 | 413,
+  wrongly: (request: Parameters<MockInternals['mock']['handle']>[0]) => boolean,
+  part?: 'query' | 'path' | 'body',
+  pointer?: string,
+): void {
+  wrapEngine(internals, async (request, next) => {
+    const token = String(request.headers['authorization'] ?? '').replace(/^Bearer +/i, '')
+    const known = internals.state.store
+      .tokens()
+      .some((entry) => entry.token === token && entry.user.status === 'ACTIVE')
+    if (!known || !isOperation(request) || !wrongly(request)) return next(request)
+    const problem = {
+      type: 'about:blank',
+      title: status === 400 ? 'Bad Request' : 'Content Too Large',
+      status,
+      code: status === 400 ? 'VALIDATION_FAILED' : 'PAYLOAD_TOO_LARGE',
+      detail: 'Refused.',
+      ...(status === 400 ? { errors: [{ in: part ?? 'body', path: pointer ?? '', message: 'is refused' }] } : {}),
+    }
+    const headers = { 'content-type': 'application/problem+json; charset=utf-8' }
+    return { status, headers, body: JSON.stringify(problem) }
+  })
 }

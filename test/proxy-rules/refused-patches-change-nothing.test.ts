@@ -29,4 +29,16 @@ describe('refused-patches-change-nothing', () => {
       proxy.judge({ path: '/api/users/usr_viewer', token: 'owner', status: 200, json: { data: renamed } }),
     ).toEqual([])
   })
+
+  test('the valid part of a body refused with 409, applied all the same, breaks §4.patch.409-changes-nothing', () => {
+    const invited = { ...VIEWER, id: 'usr_invited', status: 'INVITED' }
+    proxy.judge({ path: '/api/users/usr_invited', token: 'owner', status: 200, json: { data: invited } })
+    expect(violations(proxy.judge(patchOf('owner', 'usr_invited', { name: 'Ivy', status: 'SUSPENDED' }, 409)))).toEqual(
+      [],
+    )
+    const renamed = { ...invited, name: 'Ivy', updatedAt: '2024-01-09T00:00:00.000Z' }
+    expect(
+      violations(proxy.judge({ path: '/api/users/usr_invited', token: 'owner', status: 200, json: { data: renamed } })),
+    ).toEqual(['refused-patches-change-nothing §4.patch.409-changes-nothing'])
+  })
 })

@@ -22,6 +22,12 @@ describe('www-authenticate-on-401 (CONTRACT §2)', () => {
     ['an empty Bearer token', { requestHeaders: { authorization: 'Bearer ' } }, 'Bearer'],
     ['a refused token', { token: 'stale-token' }, 'Bearer error="invalid_token"'],
     ['a refused token, unquoted', { token: 'stale-token' }, 'Bearer realm="users", error=invalid_token'],
+    // docs/contract.md §2 (profile): spaces and tabs around the token are ignored.
+    [
+      'a refused token after a tab',
+      { requestHeaders: { authorization: 'Bearer\tstale-token' } },
+      'Bearer error="invalid_token"',
+    ],
   ])('%s answered %s passes', (_case, request, challenge) => {
     expect(verify(refusal(request, challenge))).toBeUndefined()
   })

@@ -32,5 +32,6 @@ export const wwwAuthenticateOn401 = defineCheck({
 
 /** Whether `Authorization` carries the Bearer scheme with a non-empty token. */
 function sentBearerToken(authorization: string | undefined): boolean {
-  return /^bearer[ ]+\S/i.test(authorization?.trim() ?? '')
+  // docs/contract.md §2 (profile): spaces and tabs separate the scheme from the token.
+  return /^bearer[ \t]+\S/i.test(authorization?.trim() ?? '')
 }

@@ -1,5 +1,5 @@
-import { holdsTerm } from '../../contract/rules/api-user.js'
 import { operationOf, statusOf } from '../observed-exchange.js'
+import { matchTerm } from '../search-term.js'
 import { listItemsOf, type SeenUser } from '../users-in-answer.js'
 import { defineRule, found } from './define-rule.js'
 
@@ -19,7 +19,8 @@ export const listFiltersHold = defineRule({
       )
     const term = observed.query.get('search')
     if (!term) return []
-    const stray = items.find((item) => isReadable(item) && !holdsTerm(item, term) && !holdsTermCharByChar(item, term))
+    // A user either reading of the contract keeps is never reported (search-term.ts).
+    const stray = items.find((item) => isReadable(item) && matchTerm(item, term) === 'no')
     if (!stray) return []
     return found(
       '§4.list.search',
@@ -30,15 +31,4 @@ export const listFiltersHold = defineRule({
 
 function isReadable(user: SeenUser): user is SeenUser & { name: string; email: string } {
   return typeof user.name === 'string' && typeof user.email === 'string'
-}
-
-/**
- * The same rule with each character lower-cased alone: the contract names no Unicode mapping, and
- * backends lower-case a final sigma or a dotted capital I otherwise; a user either reading keeps is
- * never reported.
- */
-function holdsTermCharByChar(user: { name: string; email: string }, term: string): boolean {
-  const lower = (text: string): string => [...text].map((character) => character.toLowerCase()).join('')
-  const needle = lower(term)
-  return lower(user.name).includes(needle) || lower(user.email).includes(needle)
 }

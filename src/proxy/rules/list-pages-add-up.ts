@@ -1,4 +1,5 @@
-import { dataOf, operationOf, statusOf, type ObservedExchange } from '../observed-exchange.js'
+import { requested } from '../list-answer.js'
+import { dataOf, operationOf, statusOf } from '../observed-exchange.js'
 import { defineRule, found } from './define-rule.js'
 
 export const listPagesAddUp = defineRule({
@@ -36,12 +37,3 @@ export const listPagesAddUp = defineRule({
     )
   },
 })
-
-/** A page or limit the request asked for, or the document's default. */
-function requested(observed: ObservedExchange, name: 'page' | 'limit'): number | undefined {
-  const given = observed.query.get(name)
-  if (given !== null) return Number(given)
-  const parameter = observed.exchange.operation?.parameters.find((candidate) => candidate.name === name)
-  const fallback = (parameter?.schema as { default?: unknown } | undefined)?.default
-  return typeof fallback === 'number' ? fallback : undefined
-}

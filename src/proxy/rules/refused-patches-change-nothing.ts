@@ -6,7 +6,7 @@ const FIELDS = ['name', 'role', 'status', 'updatedAt'] as const
 
 export const refusedPatchesChangeNothing = defineRule({
   name: 'refused-patches-change-nothing',
-  rule: 'A PATCH answered 400 changed nothing, its valid fields included (docs/contract.md §5)',
+  rule: 'A PATCH answered 400 or 409 changed nothing, its valid fields included (docs/contract.md §4, §5)',
   observe(observed, knowledge) {
     for (const user of usersInAnswer(observed)) {
       const refused = knowledge.refusedPatchOf(user.id)
@@ -17,8 +17,8 @@ export const refusedPatchesChangeNothing = defineRule({
       const moved = FIELDS.find((field) => field in user && user[field] !== refused.before[field])
       if (!moved) continue
       return found(
-        '§5.400-changes-nothing',
-        `Received: ${user.id} with ${moved} ${JSON.stringify(user[moved])} after a PATCH answered 400\nExpected: ${JSON.stringify(refused.before[moved])}, as before it`,
+        refused.status === 400 ? '§5.400-changes-nothing' : '§4.patch.409-changes-nothing',
+        `Received: ${user.id} with ${moved} ${JSON.stringify(user[moved])} after a PATCH answered ${refused.status}\nExpected: ${JSON.stringify(refused.before[moved])}, as before it (no write through the proxy came since)`,
       )
     }
     return []

@@ -1,9 +1,14 @@
 import type { SentenceId } from '../../contract/rules/contract-sentences.js'
-import { succeeded, tokenOf } from '../observed-exchange.js'
-import { defineRule, found } from './define-rule.js'
+import type { Knowledge } from '../knowledge.js'
+import { operationOf, succeeded, tokenOf, type ObservedExchange } from '../observed-exchange.js'
+import { usersInAnswer, type SeenUser } from '../users-in-answer.js'
+import { defineRule, found, type RuleFinding } from './define-rule.js'
 
 /** The statuses whose users' tokens are refused (docs/contract.md §2). */
 const REFUSED: Record<string, SentenceId> = { SUSPENDED: '§2.suspended-token', INVITED: '§2.invited-token' }
+
+/** Reads: their answer shows the caller as the request found them (a PATCH may change its own target). */
+const READS = ['getCurrentUser', 'getUser', 'listUsers']
 
 export const refusedTokensGet401 = defineRule({
   name: 'refused-tokens-get-401',
@@ -11,6 +16,8 @@ export const refusedTokensGet401 = defineRule({
   observe(observed, knowledge) {
     const token = tokenOf(observed)
     if (!succeeded(observed) || token === undefined) return []
+    const shown = judgeTheCallerShown(observed, knowledge)
+    if (shown.length > 0) return shown
     const userId = knowledge.callers.get(token).userId
     if (userId === undefined) return []
     const deletion = knowledge.users.deletionOf(userId)
@@ -28,3 +35,29 @@ export const refusedTokensGet401 = defineRule({
     )
   },
 })
+
+/**
+ * The answer itself shows the caller INVITED or SUSPENDED (their /me, or themselves by id or in a list):
+ * they were so when their token was read. INVITED surely: nothing makes a user INVITED again (§4).
+ * SUSPENDED unless a write through the proxy came while the request was on its way.
+ */
+function judgeTheCallerShown(observed: ObservedExchange, knowledge: Knowledge): RuleFinding[] {
+  const operation = operationOf(observed)
+  if (operation === undefined || !READS.includes(operation)) return []
+  const users = usersInAnswer(observed)
+  const token = tokenOf(observed) as string
+  const callerId = operation === 'getCurrentUser' ? users[0]?.id : knowledge.callers.get(token).userId
+  const caller: SeenUser | undefined = users.find((user) => user.id === callerId)
+  const sentence = typeof caller?.status === 'string' ? REFUSED[caller.status] : undefined
+  if (!caller || !sentence) return []
+  const { startedAt, endedAt } = observed
+  if (caller.status === 'SUSPENDED' && knowledge.users.writes.changedBetween(caller.id, startedAt, endedAt)) return []
+  const why =
+    caller.status === 'INVITED'
+      ? 'nothing makes a user INVITED again (docs/contract.md §4), so they were INVITED when the token was read'
+      : 'no write through the proxy came while the request was on its way'
+  return found(
+    sentence,
+    `Received: ${observed.exchange.response.status} for the token of ${caller.id}, whom this very answer shows ${caller.status}: ${why}\nExpected: 401`,
+  )
+}

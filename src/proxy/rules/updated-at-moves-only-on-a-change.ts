@@ -1,4 +1,4 @@
-import { sortableInstant } from '../list-order.js'
+import { compareInstants } from '../list-order.js'
 import { dataOf, operationOf, succeeded } from '../observed-exchange.js'
 import { readPatchBody } from '../patch-body.js'
 import type { SeenUser } from '../users-in-answer.js'
@@ -16,18 +16,18 @@ export const updatedAtMovesOnlyOnAChange = defineRule({
     // The user just before: only when no other write through the proxy may have come in between.
     const before = knowledge.users.sureSnapshot(userId, observed, [observed.startedAt])
     if (!after || !sent || !before) return []
-    const [was, is] = [sortableInstant(before.updatedAt), sortableInstant(after.updatedAt)]
-    if (was === undefined || is === undefined) return []
+    const moved = compareInstants(after.updatedAt, before.updatedAt)
+    if (moved === undefined) return []
     const changed = Object.entries(sent).filter(([key, value]) => {
       const stored = before[key as keyof SeenUser]
       return key === 'name' && typeof value === 'string' ? value.trim() !== stored : value !== stored
     })
-    if (changed.length > 0 && is <= was)
+    if (changed.length > 0 && moved <= 0)
       return found(
         '§1.updated-at',
         `Received: updatedAt ${String(after.updatedAt)} after a PATCH that changed ${changed.map(([key]) => key).join(', ')} (it was ${String(before.updatedAt)})\nExpected: a later updatedAt`,
       )
-    if (changed.length === 0 && is !== was)
+    if (changed.length === 0 && moved !== 0)
       return found(
         '§4.patch.same-value',
         `Received: updatedAt ${String(after.updatedAt)} after a PATCH that set every field to the value it had (it was ${String(before.updatedAt)})\nExpected: updatedAt unchanged`,
