@@ -33,4 +33,11 @@ describe('list-filters-hold', () => {
     expect(proxy.judge(listOf('owner', [greek], `search=${encodeURIComponent('υσσευς')}`))).toEqual([])
     expect(proxy.judge(listOf('owner', [greek], `search=${encodeURIComponent('υσσευσ')}`))).toEqual([])
   })
+
+  test('a dotted capital I lower-cased either way is held: İlkay is listed for ilkay, or not', () => {
+    const ilkay = { ...ADMIN, name: 'İlkay Gündoğan' }
+    expect(proxy.judge(listOf('owner', [ilkay], 'search=ilkay'))).toEqual([])
+    expect(proxy.judge(listOf('owner', [], 'search=ilkay'))).toEqual([])
+    expect(proxy.judge(listOf('owner', [ilkay], `search=${encodeURIComponent('i̇lkay')}`))).toEqual([])
+  })
 })
