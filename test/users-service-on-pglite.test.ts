@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs'
-import { rm } from 'node:fs/promises'
+import { rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { readJunitTotals } from '../src/contract/report/merge-junit-reports.js'
@@ -11,7 +11,7 @@ import { checkOutService, runIn, startService, throughProxy, type RunningService
 
 // examples/users-service as its README runs it, on PGlite (the PostgreSQL in WebAssembly it embeds when
 // DATABASE_URL is unset): npm ci, npm start, its seed script; then the kit's gate against it (verify,
-// strict, webhooks on, and Schemathesis) and its own end-to-end client through the kit's proxy. The
+// strict, webhooks on, and Schemathesis), its own end-to-end client and verify's run through the kit's proxy. The
 // service runs on Node 22 when .tools/ has it: test/users-service-ci-workflow.test.ts runs it on Node 24,
 // on a PostgreSQL server.
 
@@ -106,5 +106,26 @@ test(
     expect(proxy.exitCode, proxy.output).toBe(0)
     expect(proxy.counts).toMatchObject({ violations: 0, client: 0, unchecked: 0 })
     expect(proxy.counts.judged).toBeGreaterThan(30)
+  },
+)
+
+test(
+  "verify's whole run through the proxy: verify passes, strict, and the proxy finds no violation in its traffic",
+  { timeout: 300_000 },
+  async () => {
+    const target = JSON.parse(readFileSync(await seed('verify-through-proxy'), 'utf8')) as { baseUrl: string }
+    let run = { exitCode: -1, output: '' }
+    const proxy = await throughProxy(service.url, join(scratch, 'proxy-verify'), async (url) => {
+      const throughIt = join(scratch, 'through-proxy.target.json')
+      await writeFile(throughIt, JSON.stringify({ ...target, baseUrl: url }))
+      const args = [MAIN, 'verify', '--target', throughIt, '--strict']
+      run = await runIn(ROOT, 'node', args, { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' })
+    })
+
+    expect(run.exitCode, run.output.slice(-4000)).toBe(0)
+    expect(run.output).toMatch(/\d+ checks? passed, 0 failed, 0 skipped/)
+    expect(proxy.exitCode, proxy.output.slice(-4000)).toBe(0)
+    expect(proxy.counts).toMatchObject({ violations: 0 })
+    expect(proxy.counts.judged).toBeGreaterThan(500)
   },
 )
