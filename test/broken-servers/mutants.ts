@@ -673,8 +673,9 @@ export const MUTANTS: Mutant[] = [
       const publish = mock.webhooks.publish
       let swallowNext = false
       mock.webhooks.publish = (event) => (swallowNext ? void (swallowNext = false) : publish(event))
-      // A rename's event goes out first, built from the request; the rename follows a second later: long enough
-      // for the delivery to reach a loopback receiver on a busy machine (60 ms did not, under load).
+      // A rename's event goes out first, built from the request; the rename follows once it was delivered (at
+      // most a second later): a fixed 60 ms was outlasted by a busy machine's delivery, a fixed second by the
+      // suite's many renames.
       wrapEngine(internals, async (request, next) => {
         const id = pathOf(request).split('/')[3]
         const user = request.method === 'PATCH' && id ? findAnywhere(state.store, id) : undefined
@@ -688,7 +689,7 @@ export const MUTANTS: Mutant[] = [
           timestamp,
           data: { user: { ...user, ...patch, updatedAt: timestamp }, changes: ['name'], actorId },
         })
-        await new Promise((resolve) => setTimeout(resolve, 1_000))
+        await Promise.race([mock.webhooks.idle(), new Promise((resolve) => setTimeout(resolve, 1_000))])
         swallowNext = true
         try {
           return await next(request)
