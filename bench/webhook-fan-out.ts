@@ -284,7 +284,7 @@ function renderFanOut(report: FanOutReport): string {
       rows,
     ),
     '',
-    `Per round, ${ENDPOINTS} endpoints / none: ${notes.join('. ')}. "Out of order": a user's event that reached an endpoint after a later one of that user; "again": one received twice (a retry after a late answer: at least once). Deliveries not received were dropped by a full queue.`,
+    `Per round, ${ENDPOINTS} endpoints / none: ${notes.join('. ')}. "Out of order": a user's event that reached an endpoint after a later one of that user; "again": one received twice (a retry after a late answer: at least once). Deliveries not received were dropped: by a full queue, or, after one PATCH after another, by the endpoints' removal.`,
   ].join('\n')
 }
 
