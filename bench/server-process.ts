@@ -31,6 +31,8 @@ export interface Launch {
    * would pay for reading the logs, and a full pipe would stall the mock's synchronous writes.
    */
   stdout?: 'pipe' | 'discard'
+  /** The core it runs on (cpu-pinning.ts): the servers' (default), or the load generator's, for a helper of the load. */
+  core?: 'server' | 'loadGenerator'
 }
 
 /**
@@ -113,8 +115,8 @@ export function startServer(launch: Launch, timeoutMs = 60_000): Promise<ServerP
   })
 }
 
-export function spawnServer({ args, env, stdout = 'pipe' }: Launch): ChildProcess {
-  const [file, pinnedArgs] = PINNING.server(process.execPath, args)
+export function spawnServer({ args, env, stdout = 'pipe', core = 'server' }: Launch): ChildProcess {
+  const [file, pinnedArgs] = PINNING[core](process.execPath, args)
   return spawn(file, pinnedArgs, {
     cwd: ROOT,
     env: { ...process.env, ...env },

@@ -1,7 +1,11 @@
+import type { DeliveryScheduler, ScheduledQueue } from './delivery-scheduler.js'
 import type { DeliverySender } from './delivery-sender.js'
 import type { DeliverySettings } from './delivery-settings.js'
 import type { DeliveryRecord, EventLog, LoggedEvent } from './event-log.js'
 import type { WebhookEndpoint } from './webhook-endpoints.js'
+
+/** How long a delivery in flight counts against the mock's limit of deliveries in flight (delivery-scheduler.ts). */
+const SLOW_DELIVERY_MS = 1_000
 
 interface Delivery {
   event: LoggedEvent
@@ -16,9 +20,10 @@ interface Delivery {
  * One endpoint's deliveries: at most `concurrency` in flight, at most `queueLimit` waiting, and the
  * events of one user strictly in order (CONTRACT §6): a user's next event waits until the previous one
  * was delivered or given up, retries included. A receiver that hangs or refuses costs timers and a
- * bounded queue, nothing more.
+ * bounded queue, nothing more. When a delivery starts is the scheduler's to say (delivery-scheduler.ts):
+ * the queue tells it when one may.
  */
-export class EndpointQueue {
+export class EndpointQueue implements ScheduledQueue {
   private readonly pending: Delivery[] = []
   private readonly closed = new AbortController()
   private active = 0
@@ -30,6 +35,7 @@ export class EndpointQueue {
     private readonly log: EventLog,
     private readonly send: DeliverySender,
     private readonly sign: Signer,
+    private readonly scheduler: DeliveryScheduler,
   ) {}
 
   enqueue(event: LoggedEvent, body: string): void {
@@ -46,7 +52,7 @@ export class EndpointQueue {
     }
     this.pending.push({ event, body, record, state: 'queued' })
     this.log.updated(event, record)
-    this.pump()
+    this.scheduler.wake(this)
   }
 
   get size(): number {
@@ -69,20 +75,22 @@ export class EndpointQueue {
     this.settle()
   }
 
-  private pump(): void {
+  /** The first delivery queued whose user has none before it still pending, started (ScheduledQueue). */
+  startNext(): boolean {
+    if (this.active >= this.settings.concurrency || this.closed.signal.aborted) return false
     const blocked = new Set<string>()
     for (const delivery of this.pending) {
-      if (this.active >= this.settings.concurrency) return
       const user = delivery.event.userId
       if (delivery.state !== 'queued' || blocked.has(user)) {
         blocked.add(user)
         continue
       }
-      blocked.add(user)
       delivery.state = 'sending'
       this.active++
       void this.attempt(delivery)
+      return true
     }
+    return false
   }
 
   private async attempt(delivery: Delivery): Promise<void> {
@@ -101,26 +109,42 @@ export class EndpointQueue {
     )
     const onClose = (): void => attempt.abort()
     this.closed.signal.addEventListener('abort', onClose)
+    // A receiver slower than this gives its place back: receivers that hang cannot hold up the others.
+    let counted = true
+    const slow = setTimeout(() => {
+      counted = false
+      this.scheduler.done()
+    }, SLOW_DELIVERY_MS)
+    let sent = false
     try {
+      const signature = await this.sign(this.endpoint.secret, event.id, seconds, body)
       // A redirect is not a delivery: a receiver that moved says so with a 3xx, logged as such.
-      status = await this.send(this.endpoint.url, {
+      const answer = this.send(this.endpoint.url, {
         headers: {
           'content-type': 'application/json',
           'user-agent': 'users-api-kit-mock',
           'webhook-id': event.id,
           'webhook-timestamp': String(seconds),
-          'webhook-signature': await this.sign(this.endpoint.secret, event.id, seconds, body),
+          'webhook-signature': signature,
         },
         body,
         signal: attempt.signal,
       })
+      // The next delivery may start on a later turn: the first signature waits for the library, and the
+      // deliveries started meanwhile would otherwise all go out in the turn it came.
+      sent = true
+      this.scheduler.sent()
+      status = await answer
     } catch (cause) {
       error = describeFailure(attempt.signal.reason ?? cause, this.settings.attemptTimeoutMs)
     } finally {
       clearTimeout(timer)
+      clearTimeout(slow)
       this.closed.signal.removeEventListener('abort', onClose)
     }
+    if (!sent) this.scheduler.sent()
     this.active--
+    if (counted) this.scheduler.done()
     if (this.closed.signal.aborted) return
     record.attempts.push({
       at: timestamp.toISOString(),
@@ -139,13 +163,14 @@ export class EndpointQueue {
       delivery.timer = setTimeout(() => {
         delivery.state = 'queued'
         delivery.timer = undefined
-        this.pump()
+        this.scheduler.wake(this)
       }, retries[retry])
       // In Node, a retry due later never keeps the process alive on its own.
       ;(delivery.timer as { unref?: () => void }).unref?.()
       this.log.updated(event, record)
     }
-    this.pump()
+    // A place is free, and the user's next event may go.
+    this.scheduler.wake(this)
   }
 
   private finish(delivery: Delivery, state: 'delivered' | 'failed', note?: string): void {

@@ -1,5 +1,6 @@
 import type * as StandardWebhooks from 'standardwebhooks'
 import type { UserEvent } from '../domain/user-events.js'
+import { DeliveryScheduler, nextTurn } from './delivery-scheduler.js'
 import { sendWithFetch, type DeliverySender } from './delivery-sender.js'
 import { DEFAULT_DELIVERY_SETTINGS, type DeliverySettings } from './delivery-settings.js'
 import { EndpointQueue, type Signer } from './endpoint-queue.js'
@@ -31,6 +32,12 @@ export interface WebhookOptions extends Partial<DeliverySettings> {
  * handing every event to all of them at once held the API's answers (a PATCH took 104 ms, not 7).
  */
 const FAN_OUT_SLICE = 8
+
+/**
+ * Deliveries in flight at once, all endpoints together: what the API may find read in one turn besides
+ * its request, when answers to deliveries come in a burst.
+ */
+const DELIVERIES_IN_FLIGHT = 64
 
 /** The mock's events (CONTRACT §6): subscriptions, deliveries and the recent events with their attempts. */
 export interface MockWebhooks {
@@ -73,6 +80,7 @@ export function createMockWebhooks(options: WebhookOptions = {}): MockWebhooks {
   const secret = options.secret === undefined ? generateWebhookSecret() : checkWebhookSecret(options.secret)
   const send = options.send ?? sendWithFetch
   const sign = createSigner()
+  const scheduler = new DeliveryScheduler(DELIVERIES_IN_FLIGHT)
   // The subscribed endpoints, each with its deliveries, in the order they were added.
   const queues = new Map<string, EndpointQueue>()
   const log = new EventLog()
@@ -87,7 +95,7 @@ export function createMockWebhooks(options: WebhookOptions = {}): MockWebhooks {
       )
     }
     const endpoint = createEndpoint(request, secret)
-    queues.set(endpoint.id, new EndpointQueue(endpoint, settings, log, send, sign))
+    queues.set(endpoint.id, new EndpointQueue(endpoint, settings, log, send, sign, scheduler))
     return endpoint
   }
   const unsubscribe = (id: string): boolean => {
@@ -121,7 +129,7 @@ export function createMockWebhooks(options: WebhookOptions = {}): MockWebhooks {
       fanOut.clear()
       for (const [id, queue] of queues) {
         queue.close('the mock was reset')
-        queues.set(id, new EndpointQueue(queue.endpoint, settings, log, send, sign))
+        queues.set(id, new EndpointQueue(queue.endpoint, settings, log, send, sign, scheduler))
       }
       log.clear()
     },
@@ -205,12 +213,6 @@ interface FanOut {
   drained(): Promise<void>
   /** Forgets the events not handed over yet (a reset). */
   clear(): void
-}
-
-/** A later turn of the event loop, after the I/O waiting now (setImmediate in Node; a timer in browsers). */
-function nextTurn(run: () => void): void {
-  if (typeof setImmediate === 'function') setImmediate(run)
-  else setTimeout(run, 0)
 }
 
 /**
