@@ -169,7 +169,7 @@ async function writeHtml(options: VerifyOptions, { target, outcome, broken, exit
     const skipped = [...outcome.skipReasons].map(([reason, count]) => `Skipped ${count}${describeSkip(reason)}`)
     const notRun = outcome.notRun > 0 ? [`${outcome.notRun} ${notRunReason(outcome)}`] : []
     const interrupted = outcome.interrupted
-      ? [`Interrupted (Ctrl-C) at ${outcome.interrupted.at}: this report holds the checks that ran before it.`]
+      ? [`Interrupted (Ctrl-C) ${outcome.interrupted.at}: this report holds the checks that ran before it.`]
       : []
     const lacks = options.strict && outcome.lacks.size > 0 ? [formatLacks(outcome.lacks)] : []
     const path = await writeHtmlReport({

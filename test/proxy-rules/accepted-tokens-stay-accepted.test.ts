@@ -43,7 +43,7 @@ describe('accepted-tokens-stay-accepted', () => {
     // The admin's token accepted, then the owner suspends the admin: the write may have revoked it.
     proxy.judge(meOf('admin', ADMIN))
     const suspended = { ...ADMIN, status: 'SUSPENDED', updatedAt: '2024-02-01T00:00:00.000Z' }
-    proxy.judge(patchOf('owner', ADMIN.id, { status: 'SUSPENDED' }, 200, suspended))
+    proxy.judge(patchOf('owner', 'usr_admin', { status: 'SUSPENDED' }, 200, suspended))
     expect(refusedAs('bearer admin')).toEqual([])
   })
 

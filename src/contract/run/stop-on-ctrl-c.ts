@@ -1,10 +1,11 @@
 import { basename } from 'node:path'
 import type { Reporter, TestCase, Vitest } from 'vitest/node'
 import { withSourceNames } from './suite-files.js'
+import { plural } from '../../text/plural.js'
 
 /** Where a run stopped on Ctrl-C: the check running then, and how many had ended before. */
 export interface Interruption {
-  /** `webhooks.contract.test.ts > … > [profile] a refused delivery is retried…`, or where the run was. */
+  /** Where it stopped: `at webhooks.contract.test.ts > … > [profile] a refused delivery…`, or `between two files`. */
   at: string
   /** Checks that had ended (passed, failed or skipped) when it stopped. */
   ended: number
@@ -36,11 +37,13 @@ export function stopOnCtrlC(write: (line: string) => void = (line) => console.er
     if (stopped) process.exit(130)
     const [current] = running.values()
     stopped = {
-      at: current ? `${basename(withSourceNames(current.module.moduleId))} > ${current.fullName}` : 'between files',
+      at: current
+        ? `at ${basename(withSourceNames(current.module.moduleId))} > ${current.fullName}`
+        : 'between two files',
       ended,
     }
     write(
-      `\nusers-api-kit verify: interrupted (Ctrl-C) at ${stopped.at}, after ${ended} checks: stopping, and writing the reports asked for with what ran (Ctrl-C again ends at once).`,
+      `\nusers-api-kit verify: interrupted (Ctrl-C) ${stopped.at}, after ${plural(ended, 'check')}: stopping, and writing the reports asked for with what ran (Ctrl-C again ends at once).`,
     )
     void vitest?.cancelCurrentRun('keyboard-input')
   }
