@@ -43,8 +43,8 @@ const VERIFY_PEAK_MIB = HEALTHY_VERIFY_PEAK_MIB + 50
 const FUZZ_NODE_PEAK_MIB = 250
 const SCHEMATHESIS_PEAK_MIB = 400
 
-/** Far above what a bounded run takes (verify ~3 s, fuzz ~6 s), far below an unbounded one. */
-const RUN_LIMIT_MS = 60_000
+/** A bound on a hang: far above what a bounded run takes (verify ~3 s, fuzz ~6 s) on a busy 2-core machine. */
+const RUN_LIMIT_MS = 150_000
 
 let directory: string
 
@@ -243,9 +243,10 @@ describe.concurrent('verify: --timeout is the whole request, and JSON nests at m
           run,
           /\[server-answers\].*\n.*Received: .*no complete response within 500 ms \(timed out: 200 and its headers came, the body was still arriving\)/,
         )
-        // Pre-check, then 3 requests a second each before the stop: nowhere near 204 checks × the trickle.
-        expect(run.ms).toBeLessThan(20_000)
+        // Pre-check, then 3 requests before the stop: nowhere near 204 checks × the trickle. Each request is given
+        // up at its --timeout, however slowly a busy machine runs it: far short of the trickle's endless body.
         expect(server.hits()).toBeLessThan(10)
+        expect(server.longestOpenMs()).toBeLessThan(15_000)
       } finally {
         await server.close()
       }
@@ -367,9 +368,10 @@ describe.concurrent("fuzz: Schemathesis gets only answers within the limits (the
         expect(run.all).toMatch(
           /did not send .*: the last 3 requests to the target got no response within 0\.5 s \(timed out\)/,
         )
-        // Per socket read, a byte every 100 ms never times out: each request took Schemathesis minutes.
-        expect(run.ms).toBeLessThan(40_000)
+        // Per socket read, a byte every 100 ms never times out: each request took Schemathesis minutes. Each is
+        // given up at its --timeout now, however slowly a busy machine runs it.
         expect(server.hits()).toBeLessThan(10)
+        expect(server.longestOpenMs()).toBeLessThan(15_000)
       } finally {
         await server.close()
       }

@@ -177,13 +177,26 @@ export function startGzipBombServer(): Promise<HostileServer> {
  * Answers every request's status and headers at once, then its body one byte every `intervalMs`,
  * never ending: each read of the socket gets something well within a per-read timeout.
  */
-export function startTrickleServer(intervalMs = 200): Promise<HostileServer> {
-  return startHttpServer((_request, response) => {
+export async function startTrickleServer(intervalMs = 200): Promise<HostileServer & { longestOpenMs(): number }> {
+  let longest = 0
+  const open = new Set<number>()
+  const server = await startHttpServer((_request, response) => {
+    const started = performance.now()
+    open.add(started)
     response.writeHead(200, { 'content-type': 'application/json' })
     response.write('{')
     const timer = setInterval(() => response.write(' '), intervalMs)
-    response.on('close', () => clearInterval(timer))
+    response.on('close', () => {
+      clearInterval(timer)
+      open.delete(started)
+      longest = Math.max(longest, performance.now() - started)
+    })
   })
+  return {
+    ...server,
+    /** The longest a body stayed open before the client gave up on it; infinite while one is open still. */
+    longestOpenMs: () => (open.size > 0 ? Number.POSITIVE_INFINITY : longest),
+  }
 }
 
 /**
