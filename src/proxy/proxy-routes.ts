@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { isLoopbackAddress, isLoopbackHost } from '../http/loopback-guard.js'
+import { isUnderPath } from '../http/request-target.js'
 import type { FindingLog } from './finding-log.js'
 import { PROXY_PAGE_HTML, PROXY_PAGE_SCRIPT } from './proxy-page.js'
 import { ProxyError, sendProxyProblem } from './proxy-error.js'
@@ -19,8 +20,7 @@ const HEARTBEAT_MS = 15_000
 
 /** Whether a request target is one of the proxy's own routes. */
 export function isProxyRoute(target: string): boolean {
-  const path = target.split('?')[0] ?? ''
-  return path === PROXY_ROUTES_PREFIX || path.startsWith(`${PROXY_ROUTES_PREFIX}/`)
+  return isUnderPath(target.split('?')[0] ?? '', PROXY_ROUTES_PREFIX)
 }
 
 /**
