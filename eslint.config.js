@@ -2,6 +2,14 @@
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 
+/**
+ * The HTTP facts of src/http/ that import no node: module (methods, bodiless answers, reason phrases, the
+ * request target): the lowest room, which the engine and the transports that run in browsers import too.
+ */
+const RUNTIME_NEUTRAL_HTTP = ['methods', 'bodiless-answers', 'reason-phrases', 'request-target']
+/** What the contract suite, the proxy and their helpers never import: they see the API over HTTP only. */
+const MOCK_INTERNALS = ['**/domain/*', '**/engine/*', '**/mock-instance/*', '**/server/*', '**/seed/*', 'fastify']
+
 export default tseslint.config(
   {
     ignores: [
@@ -86,6 +94,7 @@ export default tseslint.config(
             '**/files/*',
             '**/contract/**',
             '**/http/*',
+            ...RUNTIME_NEUTRAL_HTTP.map((name) => `!**/http/${name}.js`),
             '**/text/*',
           ],
         },
@@ -105,10 +114,7 @@ export default tseslint.config(
       'src/text/**/*.ts',
     ],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: ['**/domain/*', '**/engine/*', '**/mock-instance/*', '**/server/*', '**/seed/*', 'fastify'] },
-      ],
+      'no-restricted-imports': ['error', { patterns: MOCK_INTERNALS }],
       // The suite's settings, the target's tokens among them, go to its workers by vitest's provide
       // (src/contract/run/suite-settings.ts): the environment would hand them to every child process too.
       'no-restricted-syntax': [
@@ -122,6 +128,18 @@ export default tseslint.config(
           selector:
             "CallExpression[callee.object.name='Object'][callee.property.name='assign'] > MemberExpression.arguments:first-child[object.name='process'][property.name='env']",
           message: 'Pass settings by vitest provide/inject or as arguments, not through process.env.',
+        },
+      ],
+    },
+  },
+  {
+    // The neutral facts stay neutral: nothing of node, nor of the rest of src/http/, which may use node.
+    files: RUNTIME_NEUTRAL_HTTP.map((name) => `src/http/${name}.ts`),
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: ['node:*', './*', ...RUNTIME_NEUTRAL_HTTP.map((name) => `!./${name}.js`), '../*'],
         },
       ],
     },

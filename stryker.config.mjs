@@ -22,6 +22,8 @@ export default {
     'src/domain/**/*.ts',
     // The path rule the router shares with the suite's matcher.
     'src/spec/path-templates.ts',
+    // The request target's path and query, which the engine shares with the transports and the proxy.
+    'src/http/request-target.ts',
     '!src/domain/parse-state.ts',
     '!src/engine/simulated-conditions.ts',
   ],

@@ -6,7 +6,7 @@ import { expectUnauthenticated } from './support/expect-unauthenticated.js'
 import { expectRule, needActor, needDisposable, needWrites, send, test } from './support/suite.js'
 import { unknownUserId, userPath } from './support/user-paths.js'
 import { covers } from './support/covers.js'
-import { REASON_PHRASES } from '../src/contract/rules/reason-phrases.js'
+import { reasonPhrasesOf } from '../src/http/reason-phrases.js'
 
 // CONTRACT §4 "Other routes", §3 "the order of checks" and §5. Requests aim at ids that do not exist
 // wherever the rule allows it: nothing can change, even on a backend that breaks the rule.
@@ -411,7 +411,7 @@ describe.concurrent('what a problem says (docs/contract.md §5)', () => {
           rule,
           `Received: type ${JSON.stringify(problem.type)}\nExpected: a URI reference (about:blank, or a problem type of your own)`,
         )
-        const phrases = REASON_PHRASES[status] ?? []
+        const phrases = reasonPhrasesOf(status)
         expectRule(
           exchange,
           problem.type !== 'about:blank' || phrases.includes(problem.title as string),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createFetchHandler } from '../src/fetch/create-fetch-handler.js'
-import type { CorsOrigins } from '../src/fetch/cors.js'
+import type { CorsOrigins } from '../src/mock-instance/cors-rule.js'
 import { startMock, type RunningMock } from '../src/server/start-mock.js'
 import { namedUser } from './support/named-users.js'
 import { serveFetchHandler } from './support/serve-fetch-handler.js'

@@ -113,7 +113,7 @@ describe('what the mutation run leaves out', () => {
   })
 
   test('only what is named is left out: the variable beside a left-out one is tested', () => {
-    const seen = walk('src/engine/handle-request.ts')
+    const seen = walk('src/http/request-target.ts')
     expect(seen.ignored.has('splitTarget/target')).toBe(true)
     expect(seen.names).toContain('splitTarget/path')
     expect(seen.ignored.has('splitTarget/path')).toBe(false)

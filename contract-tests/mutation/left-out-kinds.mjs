@@ -44,13 +44,13 @@ export const LEFT_OUT_KINDS = [
     reason: 'A cache: without it, the same text, later.',
   },
   {
-    file: 'src/engine/handle-request.ts',
+    file: 'src/http/request-target.ts',
     line: 'const query = queryStart === -1',
     mutators: ['UnaryOperator'],
     reason: "Without a '?', whatever is read is unknown parameters, which are ignored.",
   },
   {
-    file: 'src/engine/handle-request.ts',
+    file: 'src/http/request-target.ts',
     line: "return { path: path.startsWith('/')",
     mutators: ['StringLiteral'],
     reason: 'Origin-form targets always start with /.',

@@ -26,7 +26,8 @@ export const LEFT_OUT = [
   {
     reason:
       "The mock's own: its simulations (docs/contract.md §7), its control routes and state file, its log, " +
-      'targets in absolute form (MSW, proxies), paths outside /api; not the users API, which the suite checks. ' +
+      'targets in absolute form (MSW, proxies), paths outside /api, a base path (the fetch handler mounted under ' +
+      'one); not the users API, which the suite checks. ' +
       'Their tests are in test/.',
     names: {
       'src/engine/handle-request.ts': [
@@ -36,9 +37,10 @@ export const LEFT_OUT = [
         'assertUnderApi()',
         'reportUnexpected',
         'reportUnexpected()',
-        'splitTarget/target',
       ],
       'src/engine/problems.ts': ['codeForStatus'],
+      'src/spec/path-templates.ts': ['isUnderApi'],
+      'src/http/request-target.ts': ['splitTarget/target', 'isUnderPath'],
       'src/domain/user-store.ts': ['revision', 'tokens', 'tokenHolders', 'exportState', 'this.changes'],
     },
     statements: { 'src/engine/handle-request.ts': ['if (await delayAsAsked('] },

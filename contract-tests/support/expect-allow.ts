@@ -1,8 +1,6 @@
 import type { Exchange } from '../../src/contract/client/exchange.js'
 import { expectRule, expectStatus } from './suite.js'
-
-/** Methods an `Allow` header may add to the documented ones: they answer on any HTTP resource. */
-const ALWAYS_ANSWERED = ['HEAD', 'OPTIONS']
+import { METHODS_OF_EVERY_RESOURCE } from '../../src/http/methods.js'
 
 /**
  * A 405 whose `Allow` lists the documented methods of the path (docs/contract.md §4), and no other but HEAD
@@ -17,7 +15,7 @@ export function expectMethodNotAllowed(exchange: Exchange, documented: string[],
     .filter((method) => method !== '')
   const holds =
     documented.every((method) => allow.includes(method)) &&
-    allow.every((method) => documented.includes(method) || ALWAYS_ANSWERED.includes(method))
+    allow.every((method) => documented.includes(method) || METHODS_OF_EVERY_RESOURCE.includes(method))
   const message = `Received: Allow ${JSON.stringify(header)}\nExpected: ${documented.join(', ')}`
   expectRule(exchange, holds, 'A 405 carries Allow with the methods the path answers (docs/contract.md §4)', message)
 }

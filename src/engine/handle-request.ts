@@ -6,11 +6,13 @@ import type { EngineRequest, EngineResponse } from './engine-request.js'
 import { OPERATION_HANDLERS, type OperationHandler } from './operation-handlers.js'
 import { toAppError, toProblemResponse } from './problems.js'
 import { assertBodySize, readJsonBody } from './read-json-body.js'
-import { decodeSegments, type Segment } from '../spec/path-templates.js'
+import { decodeSegments, isUnderApi, type Segment } from '../spec/path-templates.js'
 import { createRouter, type RouteMatch } from './route-request.js'
 import { delayAsAsked, failAsAsked, type SimulatedConditions } from './simulated-conditions.js'
 import { createUserJson } from './user-json.js'
 import { validateRequest } from './validate-request.js'
+import { isHead } from '../http/methods.js'
+import { splitTarget } from '../http/request-target.js'
 
 export interface EngineOptions {
   /** The document's operations with their validators (DEFAULT_OPERATIONS, or compileOperations). */
@@ -44,7 +46,7 @@ export function createEngine(options: EngineOptions): Engine {
   return async function handleRequest(request) {
     let role: string | undefined
     try {
-      const { path, searchParams } = splitTarget(request.url)
+      const { path, query } = splitTarget(request.url)
       const segments = decodeSegments(path)
       assertUnderApi(request.method, path, segments) //                    404 outside the users API
       let store = options.store()
@@ -60,7 +62,7 @@ export function createEngine(options: EngineOptions): Engine {
       failAsAsked(request.headers['prefer'], conditions, match.operation.errorStatuses) // Prefer: code, --fail-rate
       assertBodySize(request.body) //                                      413
       const body = match.operation.jsonBody ? readJsonBody(request.headers, request.body) : undefined // 415, 400
-      const valid = validateRequest(match, searchParams, body) //          400
+      const valid = validateRequest(match, new URLSearchParams(query), body) // 400
       const handler = handlers.get(match.operation.operationId) as OperationHandler
       const result = handler({ ...valid, store, caller, json }) //         404, 403, 409 (the domain), then the change
       return { ...withContentFor(request.method, answer(result.status, result.body)), role }
@@ -85,19 +87,9 @@ function findHandlers(operations: RoutedOperation[]): Map<string, OperationHandl
   return handlers
 }
 
-/** `/api/users?page=2`, or an absolute URL: the path as sent and the query. */
-function splitTarget(url: string): { path: string; searchParams: URLSearchParams } {
-  // Absolute-form targets come from MSW and proxies.
-  const target = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '')
-  const queryStart = target.indexOf('?')
-  const path = queryStart === -1 ? target : target.slice(0, queryStart)
-  const query = queryStart === -1 ? '' : target.slice(queryStart + 1).split('#')[0]
-  return { path: path.startsWith('/') ? path : `/${path}`, searchParams: new URLSearchParams(query) }
-}
-
 /** Only `/api` and what lies under it is the users API; decoded, so that `/%61pi/…` is too. */
 function assertUnderApi(method: string, path: string, segments: Segment[]): void {
-  if (segments[0] === 'api') return
+  if (isUnderApi(segments)) return
   throw new AppError(
     'NOT_FOUND',
     `No route ${method} ${path}. The users API lives under /api (docs/contract.md of users-api-kit).`,
@@ -120,7 +112,7 @@ function answer(status: number, body: string | undefined): EngineResponse {
  * for a body it is given.
  */
 function withContentFor(method: string, response: EngineResponse): EngineResponse {
-  if (method !== 'HEAD' || response.body === undefined) return response
+  if (!isHead(method) || response.body === undefined) return response
   const length = String(UTF8.encode(response.body).byteLength)
   return { ...response, headers: { ...response.headers, 'content-length': length }, body: undefined }
 }

@@ -1,25 +1,29 @@
 import { AppError, isAppError, type ErrorCode } from '../errors.js'
+import { REASON_PHRASES, type PhrasedStatus } from '../http/reason-phrases.js'
 import type { EngineResponse } from './engine-request.js'
 
-/** The only mapping from an error code to HTTP (CONTRACT §5), checked complete by the compiler. */
-const PROBLEMS = {
-  VALIDATION_FAILED: { status: 400, title: 'Bad Request' },
-  UNAUTHENTICATED: { status: 401, title: 'Unauthorized' },
-  FORBIDDEN: { status: 403, title: 'Forbidden' },
-  USER_NOT_FOUND: { status: 404, title: 'Not Found' },
-  NOT_FOUND: { status: 404, title: 'Not Found' },
-  METHOD_NOT_ALLOWED: { status: 405, title: 'Method Not Allowed' },
-  INVALID_TRANSITION: { status: 409, title: 'Conflict' },
-  PAYLOAD_TOO_LARGE: { status: 413, title: 'Content Too Large' },
-  UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported Media Type' },
-  RATE_LIMITED: { status: 429, title: 'Too Many Requests' },
-  INTERNAL: { status: 500, title: 'Internal Server Error' },
-  SERVICE_UNAVAILABLE: { status: 503, title: 'Service Unavailable' },
-} as const satisfies Record<ErrorCode, { status: number; title: string }>
+/**
+ * The only mapping from an error code to HTTP (CONTRACT §5), checked complete by the compiler; the
+ * title of each is its status's reason phrase (src/http/reason-phrases.ts), as about:blank requires.
+ */
+const STATUSES = {
+  VALIDATION_FAILED: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  USER_NOT_FOUND: 404,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  INVALID_TRANSITION: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  SERVICE_UNAVAILABLE: 503,
+} as const satisfies Record<ErrorCode, PhrasedStatus>
 
 /** The code a bare status stands for: the first of the table with that status. */
 export function codeForStatus(status: number): ErrorCode | undefined {
-  const entry = Object.entries(PROBLEMS).find(([, problem]) => problem.status === status)
+  const entry = Object.entries(STATUSES).find(([, codeStatus]) => codeStatus === status)
   return entry?.[0] as ErrorCode | undefined
 }
 
@@ -37,8 +41,14 @@ export interface Problem {
 const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8'
 
 export function toProblem(error: AppError): Problem {
-  const { status, title } = PROBLEMS[error.code]
-  const problem: Problem = { type: 'about:blank', title, status, code: error.code, detail: error.message }
+  const status = STATUSES[error.code]
+  const problem: Problem = {
+    type: 'about:blank',
+    title: REASON_PHRASES[status],
+    status,
+    code: error.code,
+    detail: error.message,
+  }
   if (error.code === 'VALIDATION_FAILED') {
     problem.errors = error.details.errors?.length
       ? error.details.errors

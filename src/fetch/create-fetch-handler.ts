@@ -1,14 +1,11 @@
-import type { EngineRequest } from '../engine/engine-request.js'
-import { toProblemResponse } from '../engine/problems.js'
-import { AppError } from '../errors.js'
+import { createApiPipeline, type ApiPipeline, type ApiRequest } from '../mock-instance/create-api-pipeline.js'
+import type { CorsOrigins } from '../mock-instance/cors-rule.js'
 import {
   createUsersApiMock,
   type UsersApiMock,
   type UsersApiMockOptions,
 } from '../mock-instance/create-users-api-mock.js'
-import { BODY_LIMIT } from '../spec/contract-limits.js'
 import { readUpTo } from '../streams/bounded-bytes.js'
-import { answerPreflight, corsHeaders, type CorsOrigins } from './cors.js'
 
 export interface FetchHandlerOptions extends UsersApiMockOptions {
   /** A mock instance to answer with (shared with other transports); default: a new one from the options. */
@@ -36,7 +33,8 @@ export interface FetchHandler {
  * The users API mock as a standard fetch handler, for any runtime with `Request` and `Response`: Node,
  * Deno, Bun, edge workers, route handlers of Next.js or Hono. It translates; the engine holds the rules.
  * It serves the users API and answers CORS preflights; the server's /__mock/ routes, /docs and events
- * page are the `mock` instance's methods here (docs/mock.md, "What each transport serves").
+ * page are the `mock` instance's methods here (docs/mock.md, "What each transport serves"). What it does
+ * with a request is the pipeline's every transport shares (mock-instance/create-api-pipeline.ts).
  *
  * @example
  * import { createFetchHandler } from 'users-api-kit/fetch'
@@ -45,37 +43,41 @@ export interface FetchHandler {
  */
 export function createFetchHandler(options: FetchHandlerOptions = {}): FetchHandler {
   const mock = Promise.resolve(options.mock ?? createUsersApiMock(options))
-  const basePath = (options.basePath ?? '').replace(/\/+$/, '')
-  const cors = options.cors ?? true
+  let pipeline: ApiPipeline | undefined
   const handle = async (request: Request): Promise<Response> => {
-    const pathname = new URL(request.url).pathname
-    // Only at a segment's end: with `/mock`, `/mockhttp://x/api/users` must not become `http://x/api/users`.
-    const underBase = basePath === '' || pathname === basePath || pathname.startsWith(`${basePath}/`)
-    // A browser's preflight carries no token: answered before the users API, which would refuse it 401.
-    if (underBase && cors !== false && request.method === 'OPTIONS') return answerPreflight(request, cors)
-    // Mounted under a base path, the handler answers nothing outside it (the app's own /api stays the app's).
-    const response = underBase
-      ? await (await mock).handle(await toEngineRequest(request, basePath))
-      : toProblemResponse(new AppError('NOT_FOUND', `No route ${pathname}: this mock answers under ${basePath}/api.`))
-    const headers = cors === false ? response.headers : { ...response.headers, ...corsHeaders(request, cors) }
-    return new Response(response.body ?? null, { status: response.status, headers })
+    pipeline ??= createApiPipeline({
+      mock: await mock,
+      cors: options.cors ?? true,
+      basePath: (options.basePath ?? '').replace(/\/+$/, ''),
+      onUnexpectedError: options.onUnexpectedError,
+    })
+    const answer = await pipeline(toApiRequest(request))
+    return new Response(answer.body ?? null, { status: answer.status, headers: answer.headers })
   }
   return Object.assign(handle, { mock })
 }
 
-async function toEngineRequest(request: Request, basePath: string): Promise<EngineRequest> {
+/** The request as the pipeline takes it: the URL's path and query (a `#…` is no part of a request). */
+function toApiRequest(request: Request): ApiRequest {
   const url = new URL(request.url)
-  const path = url.pathname.slice(basePath.length)
   const headers: Record<string, string> = {}
   request.headers.forEach((value, name) => {
     headers[name] = value
   })
-  return { method: request.method, url: `${path}${url.search}`, headers, body: await readBody(request) }
+  const body = request.body
+  return {
+    method: request.method,
+    url: `${url.pathname}${url.search}`,
+    headers,
+    readBody: body === null ? undefined : (limit) => readBody(body, limit),
+  }
 }
 
-/** The body's first `BODY_LIMIT + 1` bytes: enough for the engine to tell it is over the limit (413). */
-async function readBody(request: Request): Promise<Uint8Array | undefined> {
-  if (request.body === null) return undefined
-  const body = await readUpTo(request.body, BODY_LIMIT + 1)
+/**
+ * The body's first `limit + 1` bytes: enough for the engine to tell it is over the limit (413); the
+ * stream is cancelled there.
+ */
+async function readBody(stream: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array | undefined> {
+  const body = await readUpTo(stream, limit + 1)
   return body.total === 0 ? undefined : body.bytes()
 }

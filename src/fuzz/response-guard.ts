@@ -9,6 +9,7 @@ import { ResponseTooLarge } from '../http/read-bounded-body.js'
 import { codingsOf, decodeWithin, filterCodings, readWithin } from './read-guarded-answer.js'
 import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../contract/client/response-limits.js'
 import { describeTransportFailure } from '../contract/client/transport-failure.js'
+import { isHead } from '../http/methods.js'
 
 /**
  * The header of the guard's own answers, naming what it refused: `deadline`, `size`, `depth`, `values`
@@ -191,7 +192,7 @@ function send(
     upstream.once('error', reject)
     upstream.once('response', (response) => {
       onHeaders(response.statusCode ?? 0)
-      const codings = incoming.method === 'HEAD' ? [] : codingsOf(response.headers['content-encoding'])
+      const codings = isHead(incoming.method) ? [] : codingsOf(response.headers['content-encoding'])
       Promise.all([
         readWithin(response, context.maxResponseBytes, signal),
         decodeWithin(response, codings, context.maxResponseBytes),

@@ -1,10 +1,12 @@
 import { http, type RequestHandler } from 'msw'
 import { createFetchHandler } from '../fetch/create-fetch-handler.js'
+import { isUnderPath } from '../http/request-target.js'
 import {
   createUsersApiMock,
   type UsersApiMock,
   type UsersApiMockOptions,
 } from '../mock-instance/create-users-api-mock.js'
+import { isUnderApi, rawSegments } from '../spec/path-templates.js'
 
 export interface MockHandlersOptions extends UsersApiMockOptions {
   /**
@@ -35,13 +37,12 @@ export function createMockHandlers(options: MockHandlersOptions = {}): {
   const mock = Promise.resolve(options.mock ?? createUsersApiMock(options))
   const base = parseBaseUrl(options.baseUrl)
   const handle = createFetchHandler({ mock, basePath: base.path })
-  const api = `${base.path}/api`
   // A predicate, not the patterns `*/api` and `*/api/*`: msw's `*` spans path segments too, so those took
   // any path with an `/api/` in it, such as https://maps.example/maps/api/geocode, and answered it 404.
   const isUsersApi = ({ request }: { request: Request }): boolean => {
     const url = new URL(request.url)
     if (base.origin !== undefined && url.origin !== base.origin) return false
-    return url.pathname === api || url.pathname.startsWith(`${api}/`)
+    return isUnderPath(url.pathname, base.path) && isUnderApi(rawSegments(url.pathname.slice(base.path.length)))
   }
   return {
     handlers: [http.all(isUsersApi, ({ request }) => handle(request))],

@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Exchange, ExchangeRequest, ExchangeResponse } from '../contract/client/exchange.js'
 import { SERVER_ANSWERS } from '../contract/client/unusable-answer.js'
+import { splitTarget } from '../http/request-target.js'
 import type { Operation } from '../spec/operations.js'
-import { createPathMatcher, rawSegments } from '../spec/path-templates.js'
+import { createPathMatcher, isUnderApi, rawSegments } from '../spec/path-templates.js'
 import { toFindingEntry, type FindingEntry } from './finding-entry.js'
 import type { FindingLog } from './finding-log.js'
 import { forwardExchange, type ExchangeLimits, type ForwardedExchange } from './forward-exchange.js'
@@ -61,14 +62,11 @@ export class ExchangeObserver {
     const startedAt = ++this.clock
     const method = (request.method ?? 'GET').toUpperCase()
     const target = request.url ?? '/'
-    const query = target.indexOf('?')
-    const path = query === -1 ? target : target.slice(0, query)
-    const rawQuery = query === -1 ? '' : target.slice(query + 1)
+    const { path, query: rawQuery } = splitTarget(target)
     // docs/contract.md §4 and §7: the users API is under /api; OPTIONS is CORS's, and a request line and
     // headers near or past HTTP's 16 KiB are the HTTP server's to refuse, before the users API: neither
     // is the contract's.
-    const judged =
-      (path === '/api' || path.startsWith('/api/')) && method !== 'OPTIONS' && headSize(request) < HEAD_LIMIT
+    const judged = isUnderApi(rawSegments(path)) && method !== 'OPTIONS' && headSize(request) < HEAD_LIMIT
     if (!judged) return { method, target, path, rawQuery, judged, startedAt, readWhole: () => false }
     const operation = this.parts.judge.operationOf(method, path)
     const userId = operation && userIdOf(operation, path)

@@ -11,6 +11,7 @@ import type { Knowledge } from './knowledge.js'
 import { asksForAnError, type ObservedExchange } from './observed-exchange.js'
 import { PROXY_RULES } from './rules/index.js'
 import type { ProxyRule } from './rules/define-rule.js'
+import { isHead } from '../http/methods.js'
 
 /**
  * What the proxy says of an exchange. `violation`: the backend broke a rule of the contract.
@@ -80,7 +81,7 @@ export class ExchangeJudge {
     }
     // A HEAD answer has no content (RFC 9110 §9.3.2): the rules and the knowledge read answers' users and
     // pages, which it would give them as missing or empty. verify's checks above know HEAD.
-    if (observed.exchange.request.method === 'HEAD') return findings
+    if (isHead(observed.exchange.request.method)) return findings
     // docs/contract.md §7: with `Prefer: code=NNN` a mock answers the error asked for in the operation's
     // place, an answer the rules would misread; a backend that ignores it is judged on other exchanges.
     const rules = asksForAnError(observed) ? [] : this.rules

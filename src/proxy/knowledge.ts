@@ -15,6 +15,7 @@ import { ANY_USER, UserBook, type Span } from './user-book.js'
 import { listItemsOf, usersInAnswer, type SeenUser } from './users-in-answer.js'
 import { readListAnswer } from './list-answer.js'
 import { WholeListBook } from './whole-list-book.js'
+import { isSafeMethod } from '../http/methods.js'
 
 /** How much the proxy remembers, at most. */
 export interface KnowledgeLimits {
@@ -61,7 +62,7 @@ export class Knowledge {
     this.claims = new ClaimBook(limits.users)
   }
 
-  /** A request arrived: a write (any method but GET, HEAD and OPTIONS) may change its user from now on. */
+  /** A request arrived: a write (any method but the safe ones, src/http/methods.ts) may change its user from now on. */
   begin(method: string, userId: string | undefined, startedAt: number): void {
     if (!isWrite(method)) return
     this.users.writes.begin(ANY_USER, startedAt)
@@ -182,5 +183,5 @@ export class Knowledge {
 }
 
 function isWrite(method: string): boolean {
-  return !['GET', 'HEAD', 'OPTIONS'].includes(method.toUpperCase())
+  return !isSafeMethod(method)
 }

@@ -13,7 +13,7 @@ import type { FindingEntry } from './finding-entry.js'
 import { FindingLog } from './finding-log.js'
 import { ExchangeJudge } from './judge-exchange.js'
 import { DEFAULT_KNOWLEDGE_LIMITS, Knowledge, type KnowledgeLimits } from './knowledge.js'
-import { PROXY_ANSWER_HEADER, PROXY_PROBLEMS, ProxyError, sendProxyProblem } from './proxy-error.js'
+import { PROXY_ANSWER_HEADER, ProxyError, proxyProblemOf, sendProxyProblem } from './proxy-error.js'
 import { isProxyRoute, ProxyRoutes } from './proxy-routes.js'
 import { openUpstream } from './upstream.js'
 
@@ -183,8 +183,7 @@ function refuseUnparsable(error: NodeJS.ErrnoException, socket: Socket): void {
 
 /** A problem written on a socket no HTTP response object holds, then the connection closed. */
 function writeRawProblem(socket: Socket, error: ProxyError): void {
-  const { status, title } = PROXY_PROBLEMS[error.code]
-  const body = JSON.stringify({ type: 'about:blank', title, status, code: error.code, detail: error.message })
+  const { status, title, body } = proxyProblemOf(error)
   socket.end(
     `HTTP/1.1 ${status} ${title}\r\ncontent-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${PROXY_ANSWER_HEADER}: answered by users-api-kit proxy, not by the upstream\r\nconnection: close\r\n\r\n${body}`,
   )

@@ -1,10 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { EngineRequest, EngineResponse } from '../engine/engine-request.js'
-import { toProblemResponse } from '../engine/problems.js'
-import { AppError } from '../errors.js'
-import { answerCorsHeaders, preflightHeaders, type CorsOrigins } from '../mock-instance/cors-rule.js'
+import { answerHeaders, createApiPipeline, type ApiRequest } from '../mock-instance/create-api-pipeline.js'
+import type { CorsOrigins } from '../mock-instance/cors-rule.js'
 import type { UsersApiMock } from '../mock-instance/create-users-api-mock.js'
-import { BODY_LIMIT } from '../spec/contract-limits.js'
 import { BoundedBytes } from '../streams/bounded-bytes.js'
 import { announcesBody } from '../http/announces-body.js'
 import { waitsToSendMoreThan } from '../http/expect-continue.js'
@@ -33,10 +31,12 @@ export interface EngineListenerOptions {
 }
 
 /**
- * The server's transport of the engine, on node:http itself (as @hono/node-server hands a request to
- * `app.fetch`): the request as it arrived in (method, target, headers, the body's bytes, read only when
- * one is announced), the engine's answer out, with the CORS headers of its origin. It holds no rule of
- * the users API. Every request Fastify does not serve (its docs and control routes) comes here.
+ * The server's transport of the users API, on node:http itself (as @hono/node-server hands a request to
+ * `app.fetch`): the request as it arrived goes to the pipeline (mock-instance/create-api-pipeline.ts:
+ * preflight, bounded read, the engine, CORS), the body read only when one is announced, and the answer
+ * comes out with its Content-Length. A read the mock answered before on the same state is written from
+ * its cache at once, without the pipeline. It holds no rule of the users API. Every request Fastify does
+ * not serve (its docs and control routes) comes here.
  *
  * @example
  * http.createServer(createEngineListener({ mock, cors: true }))
@@ -52,19 +52,24 @@ export function createEngineListener(options: EngineListenerOptions) {
       const built = headersWithoutOrigin.get(answer)
       if (built) return built
     }
-    const headers: Record<string, string> =
-      corsOrigins === false ? { ...answer.headers } : { ...answer.headers, ...answerCorsHeaders(origin, corsOrigins) }
+    const headers = answerHeaders(answer, origin, corsOrigins)
     if (answer.body !== undefined) headers['content-length'] = String(Buffer.byteLength(answer.body))
     if (origin === undefined) headersWithoutOrigin.set(answer, headers)
     return headers
   }
 
+  const pipeline = createApiPipeline({
+    mock: options.mock,
+    cors: corsOrigins,
+    onUnexpectedError: options.onUnexpectedError,
+  })
+
   return function answerWithEngine(request: IncomingMessage, response: ServerResponse): void {
     // A read answered before on this very state: written at once, in the request's own turn.
-    const reused = announcesBody(request) ? undefined : options.mock.reuse(toEngineRequest(request, undefined))
+    const reused = announcesBody(request) ? undefined : options.mock.reuse(toEngineRequest(request))
     if (reused) {
       const started = options.onAnswered ? performance.now() : 0
-      send(response, reused, single(request.headers.origin))
+      send(response, reused, headersOf(reused, single(request.headers.origin)))
       answered(request, reused.status, started, reused.role)
       return
     }
@@ -77,38 +82,22 @@ export function createEngineListener(options: EngineListenerOptions) {
 
   async function answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const started = options.onAnswered ? performance.now() : 0
-    const origin = single(request.headers.origin)
-    if (request.method === 'OPTIONS' && corsOrigins !== false) {
-      const asked = { origin, requestHeaders: single(request.headers['access-control-request-headers']) }
-      response.writeHead(204, preflightHeaders(asked, corsOrigins)).end()
-      answered(request, 204, started)
-      return
-    }
-    let body: Uint8Array | undefined
+    let engineAnswer: EngineResponse
     try {
-      body = waitsToSendMoreThan(request, BODY_LIMIT)
-        ? overTheLimit()
-        : announcesBody(request)
-          ? await readBody(request)
-          : undefined
+      engineAnswer = await pipeline(toApiRequest(request))
     } catch {
       // The body never came whole: its client went away, or it stalled and was dropped (body-timeout.ts).
       response.destroy()
       return
     }
-    let engineAnswer: EngineResponse
-    try {
-      engineAnswer = await options.mock.handle(toEngineRequest(request, body))
-    } catch (error) {
-      options.onUnexpectedError?.(error)
-      engineAnswer = toProblemResponse(new AppError('INTERNAL', 'The mock met an unexpected error; its log says more.'))
-    }
-    send(response, engineAnswer, origin)
+    // The pipeline's headers are a fresh object, this answer's alone.
+    const { headers } = engineAnswer
+    if (engineAnswer.body !== undefined) headers['content-length'] = String(Buffer.byteLength(engineAnswer.body))
+    send(response, engineAnswer, headers)
     answered(request, engineAnswer.status, started, engineAnswer.role)
   }
 
-  function send(response: ServerResponse, engineAnswer: EngineResponse, origin: string | undefined): void {
-    const headers = headersOf(engineAnswer, origin)
+  function send(response: ServerResponse, engineAnswer: EngineResponse, headers: Record<string, string>): void {
     response.writeHead(engineAnswer.status, options.closing?.() ? { ...headers, connection: 'close' } : headers)
     // A string: node writes it in one piece with the head (a Buffer went out as a second, slower writev).
     response.end(engineAnswer.body)
@@ -127,15 +116,27 @@ export function createEngineListener(options: EngineListenerOptions) {
 }
 
 /**
- * The request as the engine takes it. Node joins a repeated header into one string but for `set-cookie`
- * (an array), which the engine never reads: its headers are handed over as they are, not copied.
+ * The request as the engine takes it, for the answer cache. Node joins a repeated header into one string
+ * but for `set-cookie` (an array), which the engine never reads: its headers are handed over as they
+ * are, not copied.
  */
-function toEngineRequest(request: IncomingMessage, body: Uint8Array | undefined): EngineRequest {
+function toEngineRequest(request: IncomingMessage): EngineRequest {
   return {
     method: request.method ?? 'GET',
     url: request.url ?? '/',
     headers: request.headers as EngineRequest['headers'],
-    body,
+    // Named, so that the engine and its cache see requests of one shape (V8's inline caches).
+    body: undefined,
+  }
+}
+
+/** The request as the pipeline takes it: its body read only when one is announced. */
+function toApiRequest(request: IncomingMessage): ApiRequest {
+  return {
+    method: request.method ?? 'GET',
+    url: request.url ?? '/',
+    headers: request.headers as EngineRequest['headers'],
+    readBody: announcesBody(request) ? (limit) => readBody(request, limit) : undefined,
   }
 }
 
@@ -144,21 +145,15 @@ function single(value: string | string[] | undefined): string | undefined {
 }
 
 /**
- * What the engine is handed for a body declared over the limit that the client waits to be asked for
- * (build-app.ts does not ask): bytes enough to be over the limit, which is all the engine reads of a
- * body past it (engine-request.ts); it answers 413, or what comes before it in the contract's order.
- */
-function overTheLimit(): Uint8Array {
-  return new Uint8Array(BODY_LIMIT + 1)
-}
-
-/**
- * The body's first `BODY_LIMIT + 1` bytes: enough for the engine to tell that it is over the limit (413).
+ * The body's first `limit + 1` bytes: enough for the engine to tell that it is over the limit (413).
  * The rest is read and dropped, so that the connection can carry the next request; the body timeout
- * drops a body that stalls (body-timeout.ts), the server's request timeout one that never ends.
+ * drops a body that stalls (body-timeout.ts), the server's request timeout one that never ends. A body
+ * declared over the limit that the client waits to be asked for (build-app.ts does not ask) is not
+ * read: bytes enough to be over the limit stand for it.
  */
-async function readBody(request: IncomingMessage): Promise<Uint8Array | undefined> {
-  const body = new BoundedBytes(BODY_LIMIT + 1)
+async function readBody(request: IncomingMessage, limit: number): Promise<Uint8Array | undefined> {
+  if (waitsToSendMoreThan(request, limit)) return new Uint8Array(limit + 1)
+  const body = new BoundedBytes(limit + 1)
   for await (const chunk of request as AsyncIterable<Buffer>) body.write(chunk)
   return body.total === 0 ? undefined : body.bytes()
 }

@@ -1,49 +1,25 @@
+import { LIVE_PAGE_SCRIPT_KIT, renderLivePage } from '../http/live-page.js'
+
 /**
  * What a browser shows at /__mock/events: the recent events and their deliveries, kept live by the SSE
- * stream of the same URL. Text only (textContent), its one script from the mock itself (CSP).
+ * stream of the same URL (the live-page kit of src/http/live-page.ts, as the proxy's page).
  */
-export const EVENTS_PAGE_HTML = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>users-api-kit mock: events</title>
-<style>
-body { font: 14px system-ui, sans-serif; margin: 2rem; color: #1d2433; }
-h1 { font-size: 1.3rem; }
-table { border-collapse: collapse; width: 100%; }
-th, td { text-align: left; padding: .35rem .6rem; border-bottom: 1px solid #e3e6ec; vertical-align: top; }
-code { font-size: 12px; }
-.delivered { color: #137333; } .failed, .dropped { color: #b3261e; } .pending { color: #8a5a00; }
-#status { color: #5f6675; }
-</style>
-</head>
-<body>
-<h1>Events of the mock</h1>
-<p id="status">Connecting…</p>
-<p>The webhooks the mock sends (docs/mock.md, "Events"): newest first, with every delivery attempt. JSON: <code>curl http://…/__mock/events</code>.</p>
-<table>
-<thead><tr><th>Time</th><th>Event</th><th>User</th><th>Changes</th><th>Deliveries</th></tr></thead>
-<tbody id="events"></tbody>
-</table>
-<script src="/__mock/events-page.js"></script>
-</body>
-</html>
-`
+export const EVENTS_PAGE_HTML = renderLivePage({
+  title: 'users-api-kit mock: events',
+  heading: 'Events of the mock',
+  intro:
+    '<p>The webhooks the mock sends (docs/mock.md, "Events"): newest first, with every delivery attempt. JSON: <code>curl http://…/__mock/events</code>.</p>',
+  columns: ['Time', 'Event', 'User', 'Changes', 'Deliveries'],
+  rowsId: 'events',
+  script: '/__mock/events-page.js',
+  style: '.delivered { color: #137333; } .failed, .dropped { color: #b3261e; } .pending { color: #8a5a00; }',
+})
 
-export const EVENTS_PAGE_SCRIPT = `'use strict'
-const events = new Map()
-const body = document.getElementById('events')
-const status = document.getElementById('status')
-function cell(row, text, className) {
-  const td = row.insertCell()
-  td.textContent = text
-  if (className) td.className = className
-  return td
-}
+export const EVENTS_PAGE_SCRIPT = `${LIVE_PAGE_SCRIPT_KIT}const events = new Map()
 function render() {
-  body.replaceChildren()
+  rows.replaceChildren()
   for (const event of [...events.values()].reverse()) {
-    const row = body.insertRow()
+    const row = rows.insertRow()
     cell(row, event.payload.timestamp)
     cell(row, event.type + ' ' + event.id)
     cell(row, event.payload.data.user.name + ' (' + event.userId + ')')
@@ -53,9 +29,7 @@ function render() {
     cell(row, deliveries, event.deliveries[0] && event.deliveries[0].state).style.whiteSpace = 'pre-line'
   }
 }
-const stream = new EventSource('/__mock/events')
-stream.onopen = () => { status.textContent = 'Live: new events appear as the mock sends them.' }
-stream.onerror = () => { status.textContent = 'Disconnected; reconnecting…' }
+const stream = follow('/__mock/events', 'Live: new events appear as the mock sends them.')
 stream.addEventListener('event', (message) => { const event = JSON.parse(message.data); events.set(event.id, event); render() })
 stream.addEventListener('delivery', (message) => {
   const delivery = JSON.parse(message.data)

@@ -1,3 +1,5 @@
+import { isHead } from '../http/methods.js'
+
 /** A path segment that is not validly percent-encoded: it can stand for a parameter, never be a literal. */
 export const MALFORMED = Symbol('malformed segment')
 
@@ -17,12 +19,9 @@ export interface PathMatch {
   params: Record<string, Segment>
 }
 
-/**
- * The method whose operation answers a request: HEAD is GET without content (RFC 9110 §9.3.2). Methods
- * are case-sensitive (§9.1): `head` is no HEAD.
- */
+/** The method whose operation answers a request: HEAD is GET without content (src/http/methods.ts). */
 export function routedMethod(method: string): string {
-  return method === 'HEAD' ? 'GET' : method
+  return isHead(method) ? 'GET' : method
 }
 
 /** Splits a request path into decoded segments; MALFORMED where percent-decoding fails. */
@@ -37,6 +36,14 @@ export function decodeSegments(path: string): Segment[] {
         return MALFORMED
       }
     })
+}
+
+/**
+ * Whether a path's segments address the users API, which lives under `/api` (docs/contract.md §4): the
+ * engine reads them decoded (`/%61pi/…` is its API too), the proxy as sent (a backend's decoding is its own).
+ */
+export function isUnderApi(segments: readonly Segment[]): boolean {
+  return segments[0] === 'api'
 }
 
 /** Splits a request path into its segments as sent, undecoded. */

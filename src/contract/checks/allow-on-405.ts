@@ -1,11 +1,9 @@
 import { documentedPathOf } from '../client/exchange.js'
 import { defineCheck } from './define-check.js'
+import { METHODS_OF_EVERY_RESOURCE } from '../../http/methods.js'
 
 /** RFC 9110 §5.6.2: a method is a token. */
 const METHOD = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
-
-/** HTTP's own methods, which a server may list besides the documented ones (RFC 9110 §9.3.2, §9.3.7). */
-const HTTP_OWN_METHODS = ['HEAD', 'OPTIONS']
 
 export const allowOn405 = defineCheck({
   name: 'allow-on-405',
@@ -25,7 +23,7 @@ export const allowOn405 = defineCheck({
     if (methods.some((method) => method.toUpperCase() === own)) {
       return `Received: Allow: ${allow} on a 405 to ${own}\nDocumented: the methods the path answers, which are not ${own}`
     }
-    const documented = methods.filter((method) => !HTTP_OWN_METHODS.includes(method.toUpperCase()))
+    const documented = methods.filter((method) => !METHODS_OF_EVERY_RESOURCE.includes(method.toUpperCase()))
     if (documentedPathOf(exchange).endsWith('/api/users/me') && documented.join() !== 'GET') {
       return `Received: Allow: ${allow} on /api/users/me\nDocumented: Allow: GET`
     }

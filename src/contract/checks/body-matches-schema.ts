@@ -3,6 +3,7 @@ import { isInMediaRange, isJsonMediaType, mediaTypeOf } from '../client/exchange
 import { documentedResponse } from '../client/response-schemas.js'
 import { describeValue } from './describe-value.js'
 import { defineCheck } from './define-check.js'
+import { isHead } from '../../http/methods.js'
 
 /** The failures a message lists; the count of the others follows. */
 const SHOWN_FAILURES = 5
@@ -14,7 +15,7 @@ export const bodyMatchesSchema = defineCheck({
   covers: [],
   verify({ request, response, operation }, { schemas, layer }) {
     const mediaType = mediaTypeOf(response)
-    if (!operation || mediaType === undefined || request.method.toUpperCase() === 'HEAD') return undefined
+    if (!operation || mediaType === undefined || isHead(request.method)) return undefined
     // CONTRACT §5: problem bodies are profile; the core holds successes to their schemas.
     if (layer === 'core' && (response.status < 200 || response.status > 299)) return undefined
     const schema = documentedSchema(documentedResponse(operation, response.status), mediaType)

@@ -2,6 +2,7 @@ import { isInMediaRange, isJsonMediaType, mediaTypeOf } from '../client/exchange
 import { documentedResponse } from '../client/response-schemas.js'
 import { describeValue } from './describe-value.js'
 import { defineCheck } from './define-check.js'
+import { isHead } from '../../http/methods.js'
 
 export const contentTypeIsDocumented = defineCheck({
   name: 'content-type-is-documented',
@@ -15,7 +16,7 @@ export const contentTypeIsDocumented = defineCheck({
     }
     const documented = operation && documentedResponse(operation, response.status)
     // HEAD has no body; an undocumented status is status-is-documented's finding.
-    if (!operation || !documented || request.method.toUpperCase() === 'HEAD') return undefined
+    if (!operation || !documented || isHead(request.method)) return undefined
     const where = `${operation.operationId} ${response.status}`
     const mediaTypes = Object.keys(documented.content ?? {})
     if (mediaTypes.length === 0) {

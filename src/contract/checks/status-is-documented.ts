@@ -1,15 +1,13 @@
 import { pathnameOf } from '../client/exchange.js'
 import { documentedResponse } from '../client/response-schemas.js'
 import { defineCheck } from './define-check.js'
+import { METHODS_OF_EVERY_RESOURCE } from '../../http/methods.js'
 
 /**
  * CONTRACT §3 order and §4 "Other routes": a request the document has no operation for is refused by
  * authentication (401), routing (404) or method (405), before anything else could answer.
  */
 const UNDOCUMENTED_ROUTE_STATUSES = [401, 404, 405]
-
-/** HTTP's own methods: HEAD answers as GET (RFC 9110 §9.3.2), OPTIONS is CORS's. No operation has them. */
-const HTTP_OWN_METHODS = ['HEAD', 'OPTIONS']
 
 export const statusIsDocumented = defineCheck({
   name: 'status-is-documented',
@@ -25,7 +23,8 @@ export const statusIsDocumented = defineCheck({
       )
     }
     const method = request.method.toUpperCase()
-    if (HTTP_OWN_METHODS.includes(method) || UNDOCUMENTED_ROUTE_STATUSES.includes(response.status)) return undefined
+    if (METHODS_OF_EVERY_RESOURCE.includes(method) || UNDOCUMENTED_ROUTE_STATUSES.includes(response.status))
+      return undefined
     return (
       `Received: ${response.status} from ${method} ${pathnameOf(request)}, which the document does not have\n` +
       `Documented: 401, 404 (unknown route) or 405 (other method on a documented path), docs/contract.md §3 and §4`

@@ -1,4 +1,4 @@
-import { REASON_PHRASES } from '../../contract/rules/reason-phrases.js'
+import { reasonPhrasesOf } from '../../http/reason-phrases.js'
 import { operationOf, statusOf, type ObservedExchange } from '../observed-exchange.js'
 import { readPatchBody } from '../patch-body.js'
 import { defineRule, found, type RuleFinding } from './define-rule.js'
@@ -16,8 +16,8 @@ export const problemsAreWordedAsAgreed = defineRule({
     const status = statusOf(observed)
     if (status < 400) return []
     const problem = observed.exchange.response.body as { type?: unknown; title?: unknown } | undefined
-    const phrases = REASON_PHRASES[status]
-    if (problem?.type === 'about:blank' && phrases && !phrases.includes(problem.title as string))
+    const phrases = reasonPhrasesOf(status)
+    if (problem?.type === 'about:blank' && phrases.length > 0 && !phrases.includes(problem.title as string))
       return found(
         '§5.problem.fields',
         `Received: type "about:blank" with title ${JSON.stringify(problem.title)}\nExpected: ${phrases.map((phrase) => JSON.stringify(phrase)).join(' or ')}, the reason phrase of ${status} (RFC 9457 §4.2.1), or a problem type of the backend's own`,
