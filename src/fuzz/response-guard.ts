@@ -4,10 +4,9 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { hasNoContentByHttp } from '../http/bodiless-answers.js'
 import { HOP_BY_HOP_HEADERS } from '../http/hop-by-hop-headers.js'
-import { exceedsJsonLimits, JsonTooDeep, JsonTooLarge } from '../text/json-depth.js'
+import { exceedsJsonLimits, JsonTooDeep, JsonTooLarge, MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../text/json-depth.js'
 import { ResponseTooLarge } from '../http/read-bounded-body.js'
 import { codingsOf, decodeWithin, filterCodings, readWithin } from './read-guarded-answer.js'
-import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../contract/client/response-limits.js'
 import { describeTransportFailure } from '../contract/client/transport-failure.js'
 
 /**

@@ -6,9 +6,9 @@ import type { Exchange, ExchangeRequest, ExchangeResponse } from './exchange.js'
 import { JsonTooDeep, JsonTooLarge, parseBoundedJson } from '../../text/json-depth.js'
 import { createOperationMatcher, type OperationMatcher } from './match-operation.js'
 import { readBoundedBody, ResponseTooLarge } from '../../http/read-bounded-body.js'
-import { DEFAULT_MAX_RESPONSE_BYTES } from './response-limits.js'
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../../http/response-limits.js'
 import { ResponseSchemas, type SuiteLayer } from './response-schemas.js'
-import { SilenceGuard } from '../run/silence-guard.js'
+import { SilenceGuard } from './silence-guard.js'
 import { describeTransportFailure } from './transport-failure.js'
 import { findUnusableAnswer, SERVER_ANSWERS } from './unusable-answer.js'
 
@@ -215,7 +215,7 @@ function toRequest(baseUrl: string, options: SendOptions): ExchangeRequest {
 }
 
 /**
- * The answer as checks see it, read within the limits of response-limits.ts: a body past
+ * The answer as checks see it, read within the limits of http/response-limits.ts and text/json-depth.ts: a body past
  * `maxBytes` or JSON nested too deep is kept out (its first KiB, or its text unparsed) and marked
  * `refused`, which is then the exchange's one finding. The proxy reads its copy of each answer with it
  * too (src/proxy/response-copy.ts), so that both judge the same text.
