@@ -80,7 +80,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     upstream,
     knowledge,
     log,
-    judge: new ExchangeJudge(spec, upstream.url, knowledge),
+    judge: new ExchangeJudge(spec, knowledge),
     limits: {
       timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
       maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
