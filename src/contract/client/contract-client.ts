@@ -47,9 +47,10 @@ export interface ContractClientOptions {
 const NO_RESPONSE = { status: 0, headers: {}, text: '' }
 
 /**
- * The suite's only way to the API: sends a request, records the exchange, and runs every
- * response-level check on it (check-exchange.ts), so that every scenario also checks conformance. A
- * broken check throws a ContractViolation, a bug report with a curl to reproduce it.
+ * The suite's only way to the API (and to a mock's control routes): sends a request, reads the answer
+ * within the run's limits, records the exchange, and runs every response-level check on it
+ * (check-exchange.ts), so that every scenario also checks conformance. A broken check throws a
+ * ContractViolation, a bug report with a curl to reproduce it.
  *
  * @example
  * const me = await client.send({ path: '/api/users/me', token: target.actors.owner.token })
@@ -83,6 +84,15 @@ export class ContractClient {
     const unusable = findUnusableAnswer(exchange)
     if (unusable) throw this.violation([unusable], exchange)
     return { exchange, findings: this.checkExchange(exchange) }
+  }
+
+  /**
+   * Sends a request that is not the users API's (a mock's control routes, `/__mock/…`): its answer is
+   * read as every answer is, within the run's timeout and limits, and no answer throws as it does for
+   * `send`; the users API's response checks do not apply to it, so the caller judges what came.
+   */
+  async sendOutsideTheApi(options: SendOptions): Promise<Exchange> {
+    return this.exchange(options)
   }
 
   /** A bug report for findings on an exchange, with this run's masking of secrets. */
