@@ -1,20 +1,21 @@
-import { afterAll, beforeAll, describe, type TestContext } from 'vitest'
+import { setTimeout as pause } from 'node:timers/promises'
+import { describe } from 'vitest'
 import type { Exchange } from '../src/contract/client/exchange.js'
-import type { ActorName, DisposableUser } from '../src/contract/target/target.js'
+import type { ActorName } from '../src/contract/target/target.js'
+import { ContractViolation } from '../src/contract/client/contract-violation.js'
 import { userOf, type ApiUser } from './support/api-user.js'
 import { BODY_LIMIT, bodyOfSize } from './support/body-of-size.js'
 import { covers } from './support/covers.js'
 import { readDisposable } from './support/disposable-user.js'
 import { findUser, readMe } from './support/read-users.js'
+import { startReceiverForTheFile } from './support/receiver-for-the-file.js'
 import { restoreAfter } from './support/restore-user.js'
 import {
   expectRule,
   expectStatus,
   needActor,
   needDisposable,
-  needWrites,
   send,
-  skipByChoice,
   suite,
   type Request,
   test,
@@ -27,37 +28,37 @@ import {
   firstDeliveries,
   type EventPayload,
 } from './support/webhook-events.js'
-import { WebhookReceiver, type ReceivedDelivery } from './support/webhook-receiver.js'
-import { waitForOtherFiles } from './support/wait-for-other-files.js'
-import { ContractViolation } from '../src/contract/client/contract-violation.js'
+import type { ReceivedDelivery } from './support/webhook-receiver.js'
+import {
+  CONTENT,
+  DELIVERY_MS,
+  GRACE_MS,
+  NEVER_WAITS,
+  NOTHING,
+  ORDERED,
+  ORGANIZATION,
+  RETRIED,
+  RETRIES,
+  RETRY_MS,
+  SENT,
+  SIGNED_ONLY,
+} from './support/webhook-rules.js'
+import {
+  actorId,
+  changeAndReceive,
+  expectActor,
+  expectChanges,
+  expectVisible,
+  rename,
+} from './support/webhook-steps.js'
 
 // CONTRACT §6 (profile): the events a backend sends, received by the suite's own receiver on disposable
 // users. The receiver must be subscribed in the backend beforehand, for the owner's organization
 // (docs/contract-suite.md, "Webhooks"), or, on a users-api-kit mock, it subscribes itself (autoSubscribe).
 // The checks run one after another: they share one disposable user, and each reads the stream of events.
 
-const settings = suite.target.webhooks
-/** How long an event may take to arrive. */
-const DELIVERY_MS = (settings ? (settings.deliverWithinSeconds ?? 10) : 10) * 1000
-/** How long each retry of a refused delivery may take (the target may say more). */
-const RETRY_MS = (settings ? (settings.retryWithinSeconds ?? 30) : 30) * 1000
-/** After the last expected event, how long a stray one gets to arrive. */
-const GRACE_MS = 300
-/** CONTRACT §6: a delivery without a 2xx answer is retried at least this many times. */
-const RETRIES = 3
-
-const SENT =
-  'A PATCH that changed a field sends user.updated; a DELETE that answered 204 sends user.deleted (docs/contract.md §6)'
-const NOTHING = 'A PATCH that changes nothing and any refused request send no event (docs/contract.md §6)'
-const VISIBLE = 'An event is sent after the change is visible through the API (docs/contract.md §6)'
-const CONTENT = 'The payload holds the user after the change, the fields changed and the actor (docs/contract.md §6)'
-const RETRIED =
-  'A delivery without a 2xx answer is retried, at least 3 times, with the same webhook-id (docs/contract.md §6)'
-const ORDERED = "One user's events are sent in the order of the changes, one webhook-id per event (docs/contract.md §6)"
-const NEVER_WAITS = "Delivering never slows down or alters the API's own answer (docs/contract.md §6)"
-const ORGANIZATION = "An event goes to the endpoints subscribed for the user's organization only (docs/contract.md §6)"
-const SIGNED_ONLY =
-  "Every delivery an endpoint gets verifies with its whsec_ secret: one that does not is no event of the backend's (docs/contract.md §6)"
+/** The receiver, or the check is skipped, saying why (a choice, or what the target lacks). */
+const needReceiver = startReceiverForTheFile()
 
 /** Each check of a lane starts once the one before it has ended. */
 const IN_TURN = { concurrent: false }
@@ -65,39 +66,6 @@ const IN_TURN = { concurrent: false }
 /** A lane of checks, run beside the other lane of this file (vitest runs concurrent suites side by side). */
 function lane(name: string, checks: () => void): void {
   describe(name, { concurrent: true }, checks)
-}
-
-let receiver: WebhookReceiver | undefined
-let unsubscribe: (() => Promise<void>) | undefined
-
-beforeAll(async () => {
-  if (!settings || suite.layer === 'core' || suite.readOnly) return
-  receiver = await WebhookReceiver.start(settings, inspect)
-  if (settings.autoSubscribe) unsubscribe = await subscribeOnMock(receiver)
-})
-
-// In a thread of its own, this file ends only once every other file has: its thread runs nothing else.
-const othersEnded = suite.ownThreadForWaitingFiles ? waitForOtherFiles() : Promise.resolve()
-
-afterAll(
-  async () => {
-    await othersEnded
-    await unsubscribe?.()
-    await receiver?.close()
-  },
-  // The others may take the whole run: this hook's limit is the run's deadline, not vitest's 30 s.
-  Math.max(30_000, Math.min(2 ** 31 - 1, suite.runDeadline - Date.now() + 60_000)),
-)
-
-/** The receiver, or the check is skipped, saying why (a choice, or what the target lacks). */
-function needReceiver(context: TestContext): WebhookReceiver {
-  if (settings === false) skipByChoice(context, 'the target says "webhooks": false (the backend sends no webhooks)')
-  if (!settings) {
-    context.skip('the target names no webhook receiver ("webhooks" in the target file, see docs/contract-suite.md)')
-  }
-  needWrites(context)
-  needActor(context, 'owner')
-  return receiver as WebhookReceiver
 }
 
 describe('webhooks: user.updated and user.deleted', () => {
@@ -612,162 +580,3 @@ describe('webhooks: user.updated and user.deleted', () => {
     },
   )
 })
-
-/**
- * Sends a change as `as` and waits for its user.updated (the first new event whose payload `matches`):
- * the exchange and the payload, checked well-formed and visible on arrival.
- */
-async function changeAndReceive(
-  hooks: WebhookReceiver,
-  as: ActorName,
-  user: DisposableUser,
-  json: Record<string, unknown>,
-  matches: (event: EventPayload) => boolean,
-): Promise<{ exchange: Exchange; payload: EventPayload }> {
-  const known = new Set(hooks.deliveries.map((delivery) => delivery.id))
-  const exchange = await send({ as, method: 'PATCH', path: userPath(user.id), json })
-  expectStatus(exchange, 200, `The ${as} may send this PATCH (docs/contract.md §3)`)
-  const delivery = await hooks.next(
-    (candidate) => {
-      const event = eventOf(candidate, 'user.updated', user.id)
-      return !known.has(candidate.id) && event !== undefined && matches(event)
-    },
-    DELIVERY_MS,
-    'user.updated',
-  )
-  expectRule(
-    exchange,
-    delivery !== undefined,
-    SENT,
-    `Received: no user.updated for ${user.id} within ${DELIVERY_MS / 1000} s of this PATCH (${hooks.deliveries.length} deliveries so far)${hooks.missedNote('user.updated')}`,
-  )
-  const payload = expectWellFormed(exchange, delivery as ReceivedDelivery, 'user.updated')
-  expectVisible(exchange, delivery as ReceivedDelivery, payload)
-  return { exchange, payload }
-}
-
-/** `changes` names exactly these fields, in any order. */
-function expectChanges(exchange: Exchange, payload: EventPayload, fields: string[]): void {
-  const changes = payload.data.changes ?? []
-  expectRule(
-    exchange,
-    changes.length === fields.length && fields.every((field) => changes.includes(field)),
-    CONTENT,
-    `Received: "changes": ${JSON.stringify(payload.data.changes)} for the PATCH ${exchange.request.body ?? ''}\nExpected: ${JSON.stringify(fields)} (the fields whose value changed)`,
-  )
-}
-
-function expectActor(exchange: Exchange, payload: EventPayload, id: string, who: string): void {
-  expectRule(
-    exchange,
-    payload.data.actorId === id,
-    CONTENT,
-    `Received: "actorId": ${JSON.stringify(payload.data.actorId)}\nExpected: ${id} (${who})`,
-  )
-}
-
-/** Renames a user and waits for the event: a marker in the stream of their events. */
-async function rename(hooks: WebhookReceiver, user: DisposableUser, name: string) {
-  const exchange = await send({ as: 'owner', method: 'PATCH', path: userPath(user.id), json: { name } })
-  expectStatus(exchange, 200, 'An owner may rename a user (docs/contract.md §3)')
-  const delivery = await hooks.next(
-    (candidate) => eventOf(candidate, 'user.updated', user.id)?.data.user.name === name,
-    DELIVERY_MS,
-    'user.updated',
-  )
-  expectRule(
-    exchange,
-    delivery !== undefined,
-    SENT,
-    `Received: no user.updated for ${user.id} within ${DELIVERY_MS / 1000} s of this PATCH${hooks.missedNote('user.updated')}`,
-  )
-  return { exchange, id: (delivery as ReceivedDelivery).id }
-}
-
-/**
- * What the receiver saw of the user when the event first arrived (inspect): the change, or a later one
- * (updatedAt no earlier), for user.updated; a 404 for user.deleted.
- */
-function expectVisible(exchange: Exchange, delivery: ReceivedDelivery, payload: EventPayload): void {
-  const seen = delivery.seen as { status?: number; user?: ApiUser; error?: string } | undefined
-  if (payload.type === 'user.deleted') {
-    expectRule(
-      exchange,
-      seen?.status === 404,
-      VISIBLE,
-      `When user.deleted arrived, GET ${userPath(payload.data.user.id)} answered ${seen?.status ?? seen?.error}\nExpected: 404 (the user already gone)`,
-    )
-    return
-  }
-  const visible = seen?.user !== undefined && Date.parse(seen.user.updatedAt) >= Date.parse(payload.data.user.updatedAt)
-  expectRule(
-    exchange,
-    visible,
-    VISIBLE,
-    `When user.updated arrived, GET ${userPath(payload.data.user.id)} showed ${seen?.user ? `updatedAt ${seen.user.updatedAt}, name ${JSON.stringify(seen.user.name)}` : (seen?.status ?? seen?.error)}\nExpected: the change (updatedAt ${payload.data.user.updatedAt}) or a later one`,
-  )
-}
-
-/** On an event's first arrival, before answering it: the user as the API shows them now. */
-async function inspect(payload: unknown): Promise<unknown> {
-  const id = (payload as Partial<EventPayload> | undefined)?.data?.user?.id
-  if (typeof id !== 'string' || !suite.target.actors.owner) return undefined
-  const exchange = await suite.client.send({ path: userPath(id), token: suite.target.actors.owner.token })
-  const { status } = exchange.response
-  return status === 200 ? { status, user: userOf(exchange) } : { status }
-}
-
-async function actorId(actor: ActorName): Promise<string> {
-  return (await readMe(actor)).id
-}
-
-/** autoSubscribe: the receiver subscribes itself through the mock's control routes, for the owner's organization. */
-async function subscribeOnMock(hooks: WebhookReceiver): Promise<() => Promise<void>> {
-  const base = suite.target.baseUrl
-  const token = settings ? settings.controlToken : undefined
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    ...(token ? { authorization: `Bearer ${token}` } : {}),
-  }
-  const owner = suite.target.actors.owner
-  const me = owner
-    ? await fetch(`${base}/api/users/me`, { headers: { authorization: `Bearer ${owner.token}` } })
-    : undefined
-  const organizationId = me?.ok
-    ? ((await me.json()) as { data?: { organizationId?: string } }).data?.organizationId
-    : undefined
-  const response = await fetch(`${base}/__mock/webhooks`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({
-      url: hooks.url,
-      secret: (settings || undefined)?.secret,
-      ...(organizationId ? { organizationId } : {}),
-    }),
-    signal: AbortSignal.timeout(10_000),
-  })
-  if (response.status !== 201) {
-    throw new Error(
-      `"autoSubscribe": POST ${base}/__mock/webhooks answered ${response.status}: only a users-api-kit mock subscribes the receiver itself; for another backend, subscribe ${hooks.url} there and drop autoSubscribe.`,
-    )
-  }
-  const { id } = (await response.json()) as { id: string }
-  return async () => {
-    // No body, so no Content-Type: a DELETE that claims JSON and sends none is a 400.
-    const removed = await fetch(`${base}/__mock/webhooks/${encodeURIComponent(id)}`, {
-      method: 'DELETE',
-      headers: token ? { authorization: `Bearer ${token}` } : {},
-      signal: AbortSignal.timeout(10_000),
-    }).catch((error: unknown) => error)
-    if (!(removed instanceof Response) || !removed.ok) {
-      const why = removed instanceof Response ? `answered ${removed.status}` : String(removed)
-      console.warn(
-        `users-api-kit verify: could not unsubscribe the webhook receiver ${hooks.url} (DELETE ${base}/__mock/webhooks/${id} ${why}): remove it by hand.`,
-      )
-    }
-  }
-}
-
-function pause(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms))
-}

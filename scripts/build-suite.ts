@@ -19,7 +19,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const SUITE = resolve(ROOT, 'contract-tests')
 const SRC = resolve(ROOT, 'src')
 
-/** The setup files run-suite.ts hands vitest (src/contract/run/suite-files.ts). */
+/** The setup files run-suite.ts hands vitest (src/contract/suite/suite-files.ts). */
 const SETUP_FILES = ['support/stop-after-first-failure.ts', 'support/stop-at-the-run-deadline.ts']
 
 const kitModulesFromDist: Plugin = {

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest'
 import { CopyBudget } from '../src/proxy/copy-budget.js'
 import { ResponseCopy, type ResponseCopyOptions } from '../src/proxy/response-copy.js'
 
-// The proxy's copy of an answer is read as verify reads one (contract-client.ts toResponse): decompressed,
+// The proxy's copy of an answer is read as verify reads one (contract/client/to-response.ts): decompressed,
 // bounded by --max-response-bytes and by the budget all copies share, JSON parsed within 64 levels.
 
 const MiB = 1024 * 1024

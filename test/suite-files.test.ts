@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { BUILT_SUITE_DIR, SOURCE_SUITE_DIR, withSourceNames } from '../src/contract/run/suite-files.js'
+import { BUILT_SUITE_DIR, SOURCE_SUITE_DIR, withSourceNames } from '../src/contract/suite/suite-files.js'
 
 // verify runs the suite as built JavaScript (dist/contract-tests/); its reports name the sources a reader opens.
 

@@ -3,7 +3,7 @@ import { inject, onTestFinished, test as vitestTest, type TestContext, type Test
 import type { Finding } from '../../src/contract/client/contract-violation.js'
 import { ContractClient, type SendOptions } from '../../src/contract/client/contract-client.js'
 import type { Exchange } from '../../src/contract/client/exchange.js'
-import { DEFAULT_MAX_RESPONSE_BYTES } from '../../src/contract/client/response-limits.js'
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../../src/http/response-limits.js'
 import type { SuiteLayer } from '../../src/contract/client/response-schemas.js'
 import { parseTarget, type ActorName, type DisposableUser, type Target } from '../../src/contract/target/target.js'
 import { listTargetTokens } from '../../src/contract/target/target-tokens.js'

@@ -19,7 +19,7 @@ import { buildSchemathesisCommand, type FuzzPlan } from '../fuzz/schemathesis-co
 import { REPORT_FILES, reportPath } from './report-files.js'
 import { mergeJunitReports, renameTestsuites } from '../contract/report/merge-junit-reports.js'
 import { DEFAULT_SPEC_PATH, loadSpec } from '../spec/load-spec.js'
-import { DEFAULT_MAX_RESPONSE_BYTES } from '../contract/client/response-limits.js'
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../http/response-limits.js'
 import {
   DEFAULT_TIMEOUT_MS,
   FUZZ_OPTIONS,

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { DEFAULT_MAX_RESPONSE_BYTES } from '../contract/client/response-limits.js'
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../http/response-limits.js'
 import { escapeControlCharacters } from '../text/escape-control-characters.js'
 import { formatFindingLine, type FindingEntry } from '../proxy/finding-entry.js'
 import type { ProxyCounts } from '../proxy/finding-log.js'

@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from '../contract/client/response-limits.js'
+import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from '../http/response-limits.js'
 import { parseIntegerOption } from './parse-integer-option.js'
 
 export { DEFAULT_TIMEOUT_MS }

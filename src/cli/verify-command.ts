@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
 import { isAppError } from '../errors.js'
 import { escapeControlCharacters } from '../text/escape-control-characters.js'
-import { findVitestProblem } from '../contract/run/load-vitest.js'
+import { findVitestProblem } from '../contract/suite/load-vitest.js'
 import { assertReachable, resolveTarget } from '../contract/target/resolve-target.js'
 import { runSuite, type SuiteOutcome } from '../contract/run/run-suite.js'
 import {

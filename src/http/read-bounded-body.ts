@@ -1,5 +1,5 @@
-import { describeBytes } from '../contract/client/response-limits.js'
 import { readUpTo } from '../streams/bounded-bytes.js'
+import { describeBytes } from '../text/describe-bytes.js'
 
 /** How much of an oversized body a report keeps, to show what it began with. */
 const KEPT_HEAD_BYTES = 1024

@@ -2,7 +2,7 @@ import type { SentenceId } from '../contract/rules/contract-sentences.js'
 import { formatViolation } from '../contract/client/contract-violation.js'
 import { escapeControlCharacters } from '../text/escape-control-characters.js'
 import type { Exchange } from '../contract/client/exchange.js'
-import { redactSecrets } from '../contract/report/redact-secrets.js'
+import { redactSecrets } from '../text/redact-secrets.js'
 import { toCurl } from '../contract/client/to-curl.js'
 import type { ProxyFinding } from './judge-exchange.js'
 

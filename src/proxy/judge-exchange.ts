@@ -1,11 +1,12 @@
 import { RESPONSE_CHECKS } from '../contract/checks/index.js'
-import { ContractClient, type ResponseCheck } from '../contract/client/contract-client.js'
+import { createExchangeChecker, type ExchangeChecker, type ResponseCheck } from '../contract/client/check-exchange.js'
 import type { SentenceId } from '../contract/rules/contract-sentences.js'
 import type { Finding } from '../contract/client/contract-violation.js'
+import { createOperationMatcher, type OperationMatcher } from '../contract/client/match-operation.js'
 import { UNUSABLE_ANSWER_CHECKS } from '../contract/client/unusable-answer.js'
 import type { LoadedSpec } from '../spec/load-spec.js'
 import { compileOperations } from '../spec/compile-operations.js'
-import type { Operation } from '../spec/operations.js'
+import { listOperations } from '../spec/operations.js'
 import { RequestJudge, type RequestToJudge, type RequestVerdict } from './judge-request.js'
 import type { Knowledge } from './knowledge.js'
 import { asksForAnError, type ObservedExchange } from './observed-exchange.js'
@@ -26,36 +27,31 @@ export interface ProxyFinding extends Finding {
 }
 
 /**
- * Judges each exchange the proxy forwarded: verify's response checks, run by verify's own client
- * (ContractClient.findingsOf, the same code on the same exchange), the request against the document and
- * §3's order, and the rules a passive observer can see (rules/). One instance per proxy.
+ * Judges each exchange the proxy forwarded: verify's response checks, run as verify's client runs them
+ * (contract/client/check-exchange.ts, the same code on the same exchange), the request against the
+ * document and §3's order, and the rules a passive observer can see (rules/). One instance per proxy.
  */
 export class ExchangeJudge {
-  readonly operations: Operation[]
-  private readonly client: ContractClient
+  /** The operation of the document a method and the client's path address (as verify's client finds it). */
+  readonly operationOf: OperationMatcher
+  private readonly checkExchange: ExchangeChecker
   private readonly requests: RequestJudge
   private readonly sentencesOf: Map<string, readonly SentenceId[]>
 
   constructor(
     spec: LoadedSpec,
-    upstreamUrl: string,
     private readonly knowledge: Knowledge,
     private readonly rules: ProxyRule[] = PROXY_RULES,
     checks: ResponseCheck[] = RESPONSE_CHECKS,
   ) {
-    this.client = new ContractClient({ baseUrl: upstreamUrl, spec, checks })
-    this.operations = this.client.operations
+    this.operationOf = createOperationMatcher(listOperations(spec.dereferenced))
+    this.checkExchange = createExchangeChecker(checks)
     this.requests = new RequestJudge(compileOperations(spec.dereferenced).operations)
     this.sentencesOf = new Map([
       ...checks.map((check) => [check.name, check.covers] as const),
       // The findings of verify's client that are not checks of src/contract/checks/: unusable answers.
       ...UNUSABLE_ANSWER_CHECKS.map((check) => [check.name, check.sentences] as const),
     ])
-  }
-
-  /** The operation of the document a method and the client's path address. */
-  operationOf(method: string, path: string): Operation | undefined {
-    return this.client.operationOf(method, path)
   }
 
   /** What the request alone says: the answer a correct backend gives it if it is the client's mistake. */
@@ -76,7 +72,7 @@ export class ExchangeJudge {
         sentences: [refusal.sentence],
       })
     }
-    for (const finding of this.client.findingsOf(observed.exchange)) {
+    for (const finding of this.checkExchange(observed.exchange)) {
       findings.push({ ...finding, kind: 'violation', sentences: this.sentencesOf.get(finding.check) ?? [] })
     }
     // A HEAD answer has no content (RFC 9110 §9.3.2): the rules and the knowledge read answers' users and

@@ -1,6 +1,6 @@
 import type { Readable, Transform } from 'node:stream'
 import { codingsOf, createDecoders } from '../http/content-codings.js'
-import { toResponse } from '../contract/client/contract-client.js'
+import { toResponse } from '../contract/client/to-response.js'
 import type { ExchangeResponse } from '../contract/client/exchange.js'
 import { ResponseTooLarge } from '../http/read-bounded-body.js'
 import type { CopyBudget } from './copy-budget.js'
@@ -28,7 +28,7 @@ class BudgetFull extends Error {
 
 /**
  * The proxy's copy of one answer, fed with the upstream's bytes as they are forwarded: decompressed
- * (as fetch does for verify), read by verify's own reader (contract-client.ts `toResponse`: the same
+ * (as fetch does for verify), read by verify's own reader (contract/client/to-response.ts: the same
  * --max-response-bytes, the same JSON depth limit) and parsed. Past the limit the copy stops (the answer
  * itself still goes to the client whole); a gzip bomb is inflated no further than the limit.
  */

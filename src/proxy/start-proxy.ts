@@ -5,7 +5,7 @@ import { BODY_TIMEOUT_MS, dropStalledBodies } from '../http/body-timeout.js'
 import { guardConnections } from '../http/connection-guard.js'
 import { BODY_LIMIT } from '../spec/contract-limits.js'
 import type { AddressInfo, Socket } from 'node:net'
-import { DEFAULT_MAX_RESPONSE_BYTES } from '../contract/client/response-limits.js'
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../http/response-limits.js'
 import { loadSpec, type LoadedSpec } from '../spec/load-spec.js'
 import { CopyBudget } from './copy-budget.js'
 import { ExchangeObserver } from './exchange-observer.js'
@@ -80,7 +80,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     upstream,
     knowledge,
     log,
-    judge: new ExchangeJudge(spec, upstream.url, knowledge),
+    judge: new ExchangeJudge(spec, knowledge),
     limits: {
       timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
       maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,

@@ -1,4 +1,16 @@
-import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../contract/client/response-limits.js'
+/**
+ * Arrays and objects nested deeper than this are refused before parsing (JSON.parse, Ajv and the checks
+ * recurse): the users API's JSON nests 3 levels at most.
+ */
+export const MAX_JSON_DEPTH = 64
+
+/**
+ * JSON values (counted as arrays, objects and the commas between their items and members) past which
+ * text is refused before parsing: ten times a page of 100 users. What an answer costs is what it holds
+ * once parsed, not its bytes: 1 MiB of `[{},{},…]` is 350,000 objects, each an error of every check that
+ * validates it (verify took 2.9 GiB and 186 s, Schemathesis 6.9 GiB).
+ */
+export const MAX_JSON_VALUES = 10_000
 
 /** JSON text nested deeper than the kit parses: refused before JSON.parse, so that nothing downstream recurses into it. */
 export class JsonTooDeep extends Error {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { RESPONSE_CHECKS } from '../../src/contract/checks/index.js'
+import { createExchangeChecker } from '../../src/contract/client/check-exchange.js'
 import { ContractClient, type SendOptions } from '../../src/contract/client/contract-client.js'
 import { loadSpec } from '../../src/spec/load-spec.js'
 import { startMock, type RunningMock } from '../../src/server/start-mock.js'
@@ -54,7 +55,7 @@ describe.each(['all', 'core'] as const)('the mock under the layer %s', (layer) =
     const client = new ContractClient({ baseUrl: mock.url, spec: await loadSpec(), checks: RESPONSE_CHECKS, layer })
     const exchange = await client.send(request)
     expect(exchange.response.status).toBe(status)
-    expect(client.findingsOf(exchange)).toEqual([])
+    expect(createExchangeChecker(RESPONSE_CHECKS, layer)(exchange)).toEqual([])
   })
 })
 

@@ -1,4 +1,4 @@
-import type { CheckContext, ResponseCheck } from '../../src/contract/client/contract-client.js'
+import type { CheckContext, ResponseCheck } from '../../src/contract/client/check-exchange.js'
 import type { Exchange } from '../../src/contract/client/exchange.js'
 import { createOperationMatcher } from '../../src/contract/client/match-operation.js'
 import { ResponseSchemas, type SuiteLayer } from '../../src/contract/client/response-schemas.js'

@@ -39,7 +39,7 @@ export async function createProxyJudge(): Promise<ProxyJudgeHarness> {
   const operations = await loadOperations()
   let time = 0
   const knowledge = new Knowledge(DEFAULT_KNOWLEDGE_LIMITS, () => time)
-  const judge = new ExchangeJudge(spec, 'http://api.test', knowledge)
+  const judge = new ExchangeJudge(spec, knowledge)
   let clock = 0
   const begin = (draft: ProxyDraft): Pending => {
     const startedAt = ++clock

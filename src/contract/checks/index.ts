@@ -1,4 +1,4 @@
-import type { ResponseCheck } from '../client/contract-client.js'
+import type { ResponseCheck } from '../client/check-exchange.js'
 import { allowOn405 } from './allow-on-405.js'
 import { bodyMatchesSchema } from './body-matches-schema.js'
 import { contentTypeIsDocumented } from './content-type-is-documented.js'

@@ -1,35 +1,15 @@
 import type { LoadedSpec } from '../../spec/load-spec.js'
-import type { SentenceId } from '../rules/contract-sentences.js'
 import { listOperations, type Operation } from '../../spec/operations.js'
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../../http/response-limits.js'
+import { createExchangeChecker, type ExchangeChecker, type ResponseCheck } from './check-exchange.js'
 import { ContractViolation, type Finding, type ReportOptions } from './contract-violation.js'
-import type { Exchange, ExchangeRequest, ExchangeResponse } from './exchange.js'
-import { JsonTooDeep, JsonTooLarge, parseBoundedJson } from '../../text/json-depth.js'
+import type { Exchange, ExchangeRequest } from './exchange.js'
 import { createOperationMatcher, type OperationMatcher } from './match-operation.js'
-import { readBoundedBody, ResponseTooLarge } from '../../http/read-bounded-body.js'
-import { DEFAULT_MAX_RESPONSE_BYTES } from './response-limits.js'
-import { ResponseSchemas, type SuiteLayer } from './response-schemas.js'
-import { SilenceGuard } from '../run/silence-guard.js'
+import type { SuiteLayer } from './response-schemas.js'
+import { SilenceGuard } from './silence-guard.js'
+import { toResponse } from './to-response.js'
 import { describeTransportFailure } from './transport-failure.js'
 import { findUnusableAnswer, SERVER_ANSWERS } from './unusable-answer.js'
-
-/** What a response-level check sees besides the exchange. */
-export interface CheckContext {
-  schemas: ResponseSchemas
-  layer: SuiteLayer
-}
-
-/** A rule every response must keep (src/contract/checks/): a message when broken, else nothing. */
-export interface ResponseCheck {
-  name: string
-  rule: string
-  layer: 'core' | 'profile'
-  /**
-   * The sentences of docs/contract.md it holds every answer to, which the proxy's findings name; none
-   * for the checks of the document itself (a documented status, media type or schema).
-   */
-  covers: readonly SentenceId[]
-  verify(exchange: Exchange, context: CheckContext): string | undefined
-}
 
 export interface SendOptions {
   method?: string
@@ -67,9 +47,10 @@ export interface ContractClientOptions {
 const NO_RESPONSE = { status: 0, headers: {}, text: '' }
 
 /**
- * The suite's only way to the API: sends a request, records the exchange, and runs every
- * response-level check on it, so that every scenario also checks conformance. A broken check throws
- * a ContractViolation, a bug report with a curl to reproduce it.
+ * The suite's only way to the API (and to a mock's control routes): sends a request, reads the answer
+ * within the run's limits, records the exchange, and runs every response-level check on it
+ * (check-exchange.ts), so that every scenario also checks conformance. A broken check throws a
+ * ContractViolation, a bug report with a curl to reproduce it.
  *
  * @example
  * const me = await client.send({ path: '/api/users/me', token: target.actors.owner.token })
@@ -78,16 +59,13 @@ export class ContractClient {
   readonly operations: Operation[]
   /** The operation a method and path address, as the mock's router finds it. */
   readonly operationOf: OperationMatcher
-  private readonly context: CheckContext
-  private readonly checks: ResponseCheck[]
+  private readonly checkExchange: ExchangeChecker
   private readonly silence = new SilenceGuard()
 
   constructor(private readonly options: ContractClientOptions) {
-    const layer = options.layer ?? 'all'
     this.operations = listOperations(options.spec.dereferenced)
     this.operationOf = createOperationMatcher(this.operations)
-    this.context = { schemas: new ResponseSchemas(layer), layer }
-    this.checks = options.checks.filter((check) => layer === 'all' || check.layer === 'core')
+    this.checkExchange = createExchangeChecker(options.checks, options.layer)
   }
 
   async send(options: SendOptions): Promise<Exchange> {
@@ -105,25 +83,21 @@ export class ContractClient {
     const exchange = await this.exchange(options)
     const unusable = findUnusableAnswer(exchange)
     if (unusable) throw this.violation([unusable], exchange)
-    return { exchange, findings: this.findingsOf(exchange) }
+    return { exchange, findings: this.checkExchange(exchange) }
+  }
+
+  /**
+   * Sends a request that is not the users API's (a mock's control routes, `/__mock/…`): its answer is
+   * read as every answer is, within the run's timeout and limits, and no answer throws as it does for
+   * `send`; the users API's response checks do not apply to it, so the caller judges what came.
+   */
+  async sendOutsideTheApi(options: SendOptions): Promise<Exchange> {
+    return this.exchange(options)
   }
 
   /** A bug report for findings on an exchange, with this run's masking of secrets. */
   violation(findings: Finding[], exchange: Exchange): ContractViolation {
     return new ContractViolation(findings, exchange, this.options.report)
-  }
-
-  /**
-   * Runs the response-level checks on an exchange; [] when it keeps them all. A redirect or an HTML
-   * page is the one finding: every check would only see a symptom of it.
-   */
-  findingsOf(exchange: Exchange): Finding[] {
-    const unusable = findUnusableAnswer(exchange)
-    if (unusable) return [unusable]
-    return this.checks.flatMap((check) => {
-      const message = check.verify(exchange, this.context)
-      return message === undefined ? [] : [{ check: check.name, rule: check.rule, message }]
-    })
   }
 
   private async exchange(options: SendOptions): Promise<Exchange> {
@@ -212,34 +186,4 @@ function toRequest(baseUrl: string, options: SendOptions): ExchangeRequest {
     request.bodyEncoding = 'latin1'
   }
   return request
-}
-
-/**
- * The answer as checks see it, read within the limits of response-limits.ts: a body past
- * `maxBytes` or JSON nested too deep is kept out (its first KiB, or its text unparsed) and marked
- * `refused`, which is then the exchange's one finding. The proxy reads its copy of each answer with it
- * too (src/proxy/response-copy.ts), so that both judge the same text.
- */
-export async function toResponse(response: Response, maxBytes: number): Promise<ExchangeResponse> {
-  const headers = Object.fromEntries(
-    [...response.headers.entries()].map(([name, value]) => [name.toLowerCase(), value]),
-  )
-  let text: string
-  try {
-    text = await readBoundedBody(response, maxBytes)
-  } catch (error) {
-    if (!(error instanceof ResponseTooLarge)) throw error
-    return { status: response.status, headers, text: error.head, refused: { limit: 'size', reason: error.message } }
-  }
-  const result: ExchangeResponse = { status: response.status, headers, text }
-  if (/json/.test(headers['content-type'] ?? '') && text !== '') {
-    try {
-      result.body = parseBoundedJson(text)
-    } catch (error) {
-      if (error instanceof JsonTooDeep) result.refused = { limit: 'depth', reason: error.message }
-      if (error instanceof JsonTooLarge) result.refused = { limit: 'values', reason: error.message }
-      // Else left undefined: the media-type check reports a body that is not the JSON it claims.
-    }
-  }
-  return result
 }

@@ -1,6 +1,6 @@
 import { escapeControlCharacters } from '../../text/escape-control-characters.js'
 import type { Exchange } from './exchange.js'
-import { redactSecrets } from '../report/redact-secrets.js'
+import { redactSecrets } from '../../text/redact-secrets.js'
 import { toCurl } from './to-curl.js'
 
 /** One rule that an exchange broke: what was expected, what came. */

@@ -1,5 +1,5 @@
 import type { ExchangeRequest } from './exchange.js'
-import { maskHeaderValue } from '../report/redact-secrets.js'
+import { maskHeaderValue } from '../../text/redact-secrets.js'
 import { shellQuote as quote } from '../../text/shell-quote.js'
 
 /**

@@ -2,7 +2,7 @@ import type { SentenceId } from '../rules/contract-sentences.js'
 import type { Finding } from './contract-violation.js'
 import { escapeControlCharacters } from '../../text/escape-control-characters.js'
 import { mediaTypeOf, type Exchange } from './exchange.js'
-import { MAX_JSON_VALUES } from './response-limits.js'
+import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../../text/json-depth.js'
 
 interface Unusable {
   check: UnusableAnswerCheck
@@ -49,7 +49,11 @@ const CHECKS = {
     sentences: [],
   },
   values: { name: 'bounded-json', rule: `JSON answers hold at most ${MAX_JSON_VALUES} values`, sentences: [] },
-  depth: { name: 'bounded-json', rule: 'JSON answers nest arrays and objects at most 64 levels deep', sentences: [] },
+  depth: {
+    name: 'bounded-json',
+    rule: `JSON answers nest arrays and objects at most ${MAX_JSON_DEPTH} levels deep`,
+    sentences: [],
+  },
   redirects: {
     name: 'no-redirects',
     rule: 'The API answers every request itself: a redirect (3xx) is never followed, and is a failure',
@@ -73,7 +77,7 @@ export const UNUSABLE_ANSWER_CHECKS: readonly UnusableAnswerCheck[] = [
   ...new Map(Object.values(CHECKS).map((check) => [check.name, check])).values(),
 ]
 
-/** The limits of response-limits.ts: an answer past them is the target's fault, and nothing else is judged. */
+/** The limits of http/response-limits.ts and text/json-depth.ts: an answer past them is the target's fault, and nothing else is judged. */
 function readRefusedBody({ response }: Exchange): Unusable | undefined {
   const refused = response.refused
   if (!refused) return undefined

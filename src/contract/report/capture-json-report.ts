@@ -1,6 +1,6 @@
 import type { JsonTestResults, Reporter, TestModule } from 'vitest/node'
-import { loadVitest } from '../run/load-vitest.js'
-import { withSourceNames } from '../run/suite-files.js'
+import { loadVitest } from '../suite/load-vitest.js'
+import { withSourceNames } from '../suite/suite-files.js'
 
 /** vitest's JSON reporter, writing to memory instead of a file; the suite's files named by their sources. */
 export interface JsonReportCapture {

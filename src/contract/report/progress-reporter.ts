@@ -1,6 +1,6 @@
 import { basename } from 'node:path'
 import type { Reporter, TestModule } from 'vitest/node'
-import { withSourceNames } from '../run/suite-files.js'
+import { withSourceNames } from '../suite/suite-files.js'
 
 /**
  * What verify prints while it runs: one line a file of the suite, its checks counted. The failures

@@ -1,7 +1,7 @@
 import { basename } from 'node:path'
 import type { JsonAssertionResult, JsonTestResult, JsonTestResults } from 'vitest/node'
 import { citedSection } from '../rules/contract-sections.js'
-import { checkKey, HOOK_FAILED } from '../run/run-suite.js'
+import { checkKey, HOOK_FAILED } from '../suite/check-key.js'
 
 export type CheckStatus = 'passed' | 'failed' | 'skipped'
 

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
 import type { JsonTestResults } from 'vitest/node'
 import { readContractSections, readFileSection } from '../rules/contract-sections.js'
-import { redactSecrets } from './redact-secrets.js'
+import { redactSecrets } from '../../text/redact-secrets.js'
 import { renderHtmlReport } from './render-html-report.js'
 import { groupChecks } from './report-checks.js'
 import { writeReportFile } from '../../files/write-report-file.js'

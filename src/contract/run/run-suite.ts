@@ -4,7 +4,8 @@ import { join, resolve } from 'node:path'
 import type { JsonTestResults, Reporter, Vitest } from 'vitest/node'
 import { writeReportFile } from '../../files/write-report-file.js'
 import { captureJsonReport } from '../report/capture-json-report.js'
-import { loadVitest } from './load-vitest.js'
+import { loadVitest } from '../suite/load-vitest.js'
+import { checkKey, HOOK_FAILED } from '../suite/check-key.js'
 import { createScratchDirectory } from '../../files/scratch-directory.js'
 import type { SuiteLayer } from '../client/response-schemas.js'
 import { progressReporter } from '../report/progress-reporter.js'
@@ -19,7 +20,7 @@ import {
   STOP_AFTER_FIRST_FAILURE,
   STOP_AT_THE_RUN_DEADLINE,
   withSourceNames,
-} from './suite-files.js'
+} from '../suite/suite-files.js'
 import type { Target } from '../target/target.js'
 import type { LoadedSpec } from '../../spec/load-spec.js'
 
@@ -66,17 +67,6 @@ export interface SuiteOutcome {
   skipNotes: Map<string, string>
   /** vitest's JSON results of this run, when `keepResults`. */
   results?: JsonTestResults
-}
-
-/**
- * What names one check across vitest's reports: its test file and its full name, the titles of its
- * describe blocks and its own joined by ` > ` (vitest's `TestCase.fullName`).
- *
- * @example
- * checkKey('/kit/contract-tests/get-user.contract.test.ts', 'GET /api/users/me > [core] …')
- */
-export function checkKey(file: string, fullName: string): string {
-  return `${file}\n${fullName}`
 }
 
 /** What the suite's workers are told of this run (suite-settings.ts). */
@@ -251,9 +241,6 @@ function testTimeouts(timeoutMs: number): { testTimeout?: number; hookTimeout?: 
 }
 
 type TestModules = ReturnType<Vitest['state']['getTestModules']>
-
-/** Why a check that never ran for a failed hook of its file (beforeAll) counts as failed. */
-export const HOOK_FAILED = 'did not run: a hook of its test file failed'
 
 /** What the suite's name filters (--only core, --grep) left out: the user's choice. */
 const NOT_SELECTED_REASON = chosenSkipReason('not selected (--only core, --grep)')

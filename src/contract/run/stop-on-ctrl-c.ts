@@ -1,6 +1,6 @@
 import { basename } from 'node:path'
 import type { Reporter, TestCase, Vitest } from 'vitest/node'
-import { withSourceNames } from './suite-files.js'
+import { withSourceNames } from '../suite/suite-files.js'
 import { plural } from '../../text/plural.js'
 
 /** Where a run stopped on Ctrl-C: the check running then, and how many had ended before. */

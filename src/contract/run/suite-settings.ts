@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from '../client/response-limits.js'
+import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from '../../http/response-limits.js'
 import type { SuiteLayer } from '../client/response-schemas.js'
 import type { LoadedSpec } from '../../spec/load-spec.js'
 

@@ -3,7 +3,7 @@ import type { Target } from './target.js'
 /**
  * Every secret of a target: its actors', inactive users' and disposable users' tokens, its webhook secret and,
  * when it subscribes through the mock's control routes, the control token: what reports mask wherever a server
- * may have echoed one (redact-secrets.ts).
+ * may have echoed one (text/redact-secrets.ts).
  *
  * @example
  * listTargetTokens({ baseUrl, actors: { owner: { token: 'owner-token' } }, disposable: [] }) // ['owner-token']

@@ -31,7 +31,7 @@ export function maskHeaderValue(name: string, value: string): string {
 
 /**
  * Text with every occurrence of the given secrets (the target's tokens, its webhook secret and the mock's
- * control token: target-tokens.ts) replaced by `***`: a server that echoes one in an error message must not put
+ * control token: contract/target/target-tokens.ts) replaced by `***`: a server that echoes one in an error message must not put
  * it in a CI log.
  *
  * @example
