@@ -126,3 +126,91 @@ export function pageOf(users: User[], query: ListQuery): UserPage {
     },
   }
 }
+
+/** The owner's role, which several rules single out. */
+export const OWNER = 'CLIENT_OWNER'
+
+/** Authentication that lets in the tokens of the users `wrongly` picks, whatever their status. */
+export function acceptTokensOf(state: MockInternals['state'], wrongly: (user: User) => boolean): void {
+  wrapStore(state, 'authenticate', (original, store) => (token) => {
+    const entry = store.tokens().find((candidate) => candidate.token === token)
+    return entry && wrongly(entry.user) ? entry.user : original(token)
+  })
+}
+
+/** The user id of a request to /api/users/{id}, decoded; '' when there is none or it cannot be decoded. */
+export function idOf(request: { url: string }): string {
+  try {
+    return decodeURIComponent(pathOf(request).split('/')[3] ?? '')
+  } catch {
+    return ''
+  }
+}
+
+/** Calls `seen` with every PATCH body that is a JSON object, before the engine answers it. */
+export function wrapEngineBodies(mock: MockInternals['mock'], seen: (patch: Record<string, unknown>) => void): void {
+  const original = mock.handle
+  Object.defineProperty(mock, 'handle', {
+    value: (request: Parameters<typeof original>[0]) => {
+      const patch = request.method === 'PATCH' ? parseJsonObject(request.body) : undefined
+      if (patch) seen(patch)
+      return original(request)
+    },
+    configurable: true,
+  })
+}
+
+/** A request body that is a JSON object, else undefined. */
+export function parseJsonObject(body: Uint8Array | undefined): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(new TextDecoder().decode(body ?? new Uint8Array()))
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** The query of an engine request. */
+export function queryOf(request: { url: string }): URLSearchParams {
+  return new URLSearchParams(request.url.split('?')[1] ?? '')
+}
+
+/** Whether a request addresses an operation of the document that can succeed: the list, or a user by id. */
+export function isOperation(request: { method: string; url: string }): boolean {
+  const path = pathOf(request)
+  if (path === '/api/users') return request.method === 'GET'
+  const id = /^\/api\/users\/([^/]+)$/.exec(path)?.[1]
+  return id !== undefined && id !== 'me' && ['GET', 'PATCH', 'DELETE'].includes(request.method)
+}
+
+/**
+ * Answers the problem of `status` to the requests `wrongly` picks, once their token is accepted (a
+ * refusal that comes where §3 puts validation, but refuses what the contract allows).
+ */
+export function refuseWhen(
+  internals: MockInternals,
+  status: 400 | 413,
+  wrongly: (request: Parameters<MockInternals['mock']['handle']>[0]) => boolean,
+  part?: 'query' | 'path' | 'body',
+  pointer?: string,
+): void {
+  wrapEngine(internals, async (request, next) => {
+    const token = String(request.headers['authorization'] ?? '').replace(/^Bearer +/i, '')
+    const known = internals.state.store
+      .tokens()
+      .some((entry) => entry.token === token && entry.user.status === 'ACTIVE')
+    if (!known || !isOperation(request) || !wrongly(request)) return next(request)
+    const problem = {
+      type: 'about:blank',
+      title: status === 400 ? 'Bad Request' : 'Content Too Large',
+      status,
+      code: status === 400 ? 'VALIDATION_FAILED' : 'PAYLOAD_TOO_LARGE',
+      detail: 'Refused.',
+      ...(status === 400 ? { errors: [{ in: part ?? 'body', path: pointer ?? '', message: 'is refused' }] } : {}),
+    }
+    const headers = { 'content-type': 'application/problem+json; charset=utf-8' }
+    return { status, headers, body: JSON.stringify(problem) }
+  })
+}
