@@ -2,8 +2,8 @@ import { defineConfig } from 'vitest/config'
 import { TESTS_BESIDE_THE_SUITE } from './contract-tests/mutation/tests-beside-the-suite.mjs'
 
 /**
- * The unit tests of the engine, the domain and the transports: in vitest's workers, on no socket of
- * the kit's own, with nothing built, installed or spawned (no CLI, no Schemathesis, no browser).
+ * The unit tests of the engine, the domain and the transports: in vitest's workers, with nothing built,
+ * installed or spawned (no CLI, no Schemathesis, no browser).
  */
 const UNIT_TESTS = [
   // The engine: the contract's order of checks, its answers, the document's validators.
@@ -38,8 +38,8 @@ const UNIT_TESTS = [
  * well under two minutes. Two projects: those unit tests, and the contract suite answered in process
  * by the mock's fetch handler, with the tests of the engine and the domain the mutation run holds
  * beside it (contract-tests/vitest.mutation.config.ts, the configuration `npm run mutation` runs).
- * It proves no install route, CLI, Schemathesis run, browser or real server: `npm test` is the whole
- * truth (docs/development.md says when to run which).
+ * It runs no install route, CLI, Schemathesis or browser: `npm test` is the whole truth
+ * (docs/development.md says when to run which).
  */
 export default defineConfig({
   test: {
