@@ -5,32 +5,12 @@ import { TESTS_BESIDE_THE_SUITE } from './contract-tests/mutation/tests-beside-t
  * The unit tests of the engine, the domain and the transports: in vitest's workers, with nothing built,
  * installed or spawned (no CLI, no Schemathesis, no browser).
  */
-const UNIT_TESTS = [
-  // The engine: the contract's order of checks, its answers, the document's validators.
-  'test/a-400-lists-at-most-the-documented-issues.test.ts',
-  'test/a-500-asked-for-is-no-unexpected-error.test.ts',
-  'test/authentication.test.ts',
-  'test/error-shapes.test.ts',
-  'test/generated-artifacts.test.ts',
-  'test/json-bodies-parsed-in-slices.test.ts',
-  'test/list-users.test.ts',
-  'test/odd-methods-are-answered.test.ts',
-  'test/permission-table.test.ts',
-  'test/rejected-requests-change-nothing.test.ts',
-  'test/requests-the-engine-judges.test.ts',
-  'test/simulated-conditions.test.ts',
-  'test/update-user.test.ts',
-  // The domain: the store, the seed, the state format.
-  'test/concurrent-writes.test.ts',
-  'test/fixture-file-errors.test.ts',
-  'test/seed-determinism.test.ts',
-  'test/state-validation.test.ts',
-  'test/stored-users-are-replaced-not-changed.test.ts',
-  // The transports: the fetch handler and MSW in Node.
-  'test/fetch-handler-base-path.test.ts',
-  'test/fetch-handler-cors.test.ts',
-  'test/head-requests.test.ts',
-  'test/msw-node.test.ts',
+const UNIT_TESTS = ['test/engine/**/*.test.ts', 'test/domain/**/*.test.ts', 'test/transports/**/*.test.ts']
+
+/** What those folders hold that is not quick: a browser, and verify's CLI against the fetch handler. */
+const NOT_QUICK = [
+  'test/transports/msw-browser.test.ts',
+  'test/transports/fetch-handler-passes-the-contract-suite.test.ts',
 ]
 
 /**
@@ -47,8 +27,9 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          // The mutation project runs these already.
-          include: UNIT_TESTS.filter((file) => !TESTS_BESIDE_THE_SUITE.includes(file)),
+          // The mutation project runs those beside the suite.
+          include: UNIT_TESTS,
+          exclude: [...NOT_QUICK, ...TESTS_BESIDE_THE_SUITE],
         },
       },
       'contract-tests/vitest.mutation.config.ts',

@@ -4,7 +4,7 @@ export type { CorsOrigins }
 
 /**
  * CORS for the fetch handler, by the rule the server follows too (src/mock-instance/cors-rule.ts): every
- * OPTIONS is a preflight answered 204 before the users API sees it. test/fetch-handler-cors.test.ts sends
+ * OPTIONS is a preflight answered 204 before the users API sees it. test/transports/fetch-handler-cors.test.ts sends
  * both the same requests and compares their CORS headers.
  *
  * @example
