@@ -14,7 +14,7 @@
  *   npx tsx scripts/generate-artifacts.ts          # write them (npm run build does)
  *   npx tsx scripts/generate-artifacts.ts --check  # exit 1 when a checked-in file is stale
  *
- * test/generated-artifacts.test.ts fails while a checked-in file differs from what this writes.
+ * test/engine/generated-artifacts.test.ts fails while a checked-in file differs from what this writes.
  */
 // The build's first step: on a Node too old for the kit, the build (and npm ci's prepare, npm start, npm test)
 // stops here with one line, where an npm without devEngines (npm 10.8, Node 20's) let the install through.

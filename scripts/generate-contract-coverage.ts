@@ -12,7 +12,7 @@ import { traceContractCoverage, type ContractCoverage } from '../contract-tests/
 /**
  * docs/contract-coverage.md from the tags of the contract suite's checks (`npm run coverage:contract`).
  * It collects the suite with vitest (a few seconds, no request sent), so the build does not run it;
- * test/every-contract-sentence-has-a-check.test.ts fails when the page is stale.
+ * test/contract-suite/every-contract-sentence-has-a-check.test.ts fails when the page is stale.
  */
 export async function renderCoveragePage(): Promise<{ coverage: ContractCoverage; page: string }> {
   const coverage = traceContractCoverage(CONTRACT_SENTENCES, await collectTaggedChecks())

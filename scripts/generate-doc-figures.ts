@@ -7,7 +7,7 @@ import { collectTaggedChecks } from '../contract-tests/traceability/collect-tagg
 import { FUZZ_DISPOSABLE_USERS, gateDisposableUsers } from '../src/cli/gate-prerequisites.js'
 import { DISPOSABLE_USERS_NEEDED } from '../src/target/disposable-slots.js'
 import { DEFAULT_DISPOSABLE_USERS } from '../src/mock-instance/create-target.js'
-import { MUTANTS } from '../test/broken-servers/mutants.js'
+import { MUTANTS } from '../test/support/broken-servers/mutants.js'
 import { readFences } from '../test/support/doc-blocks.js'
 import { bundleForBrowser, createDocExampleProject } from './doc-example-project.js'
 
@@ -15,7 +15,7 @@ import { bundleForBrowser, createDocExampleProject } from './doc-example-project
  * The counts and sizes the docs state, from the code that has them (`npm run docs:figures`): the number
  * of checks (in all and per file, as vitest collects the suite), of broken servers, of disposable users,
  * and the sizes of the MSW example's bundles. Each figure has its places, patterns whose match is the
- * number; test/doc-figures-are-current.test.ts fails when a place says another number, or no longer
+ * number; test/docs/doc-figures-are-current.test.ts fails when a place says another number, or no longer
  * matches at all (the sentence was rephrased: move the pattern with it).
  */
 

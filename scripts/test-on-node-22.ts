@@ -14,16 +14,16 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url))
 
 /** Test files npm test's run covers for both runtimes (see above). */
 export const NOT_RUN_AGAIN_ON_NODE_22 = [
-  'test/contract-suite-kill-rate.test.ts',
-  'test/fuzz-*.test.ts',
-  'test/gate.test.ts',
-  'test/hostile-servers.test.ts',
-  'test/answers-are-read-within-limits.test.ts',
-  'test/tokens-stay-out-of-reports.test.ts',
-  'test/server-text-reaches-the-terminal-escaped.test.ts',
-  'test/install-routes.test.ts',
-  'test/ci-example-runs-as-written.test.ts',
-  'test/users-service-*.test.ts',
+  'test/contract-suite/contract-suite-kill-rate.test.ts',
+  'test/fuzz/fuzz-*.test.ts',
+  'test/cli/gate.test.ts',
+  'test/contract-suite/hostile-servers.test.ts',
+  'test/contract-suite/answers-are-read-within-limits.test.ts',
+  'test/contract-suite/tokens-stay-out-of-reports.test.ts',
+  'test/cli/server-text-reaches-the-terminal-escaped.test.ts',
+  'test/install/install-routes.test.ts',
+  'test/install/ci-example-runs-as-written.test.ts',
+  'test/install/users-service-*.test.ts',
 ]
 
 const onNode22 = process.versions.node.startsWith('22.')

@@ -4,7 +4,7 @@
  *
  *   npx tsx scripts/write-state-schema.ts
  *
- * test/state-validation.test.ts fails while the checked-in file differs from what this writes.
+ * test/domain/state-validation.test.ts fails while the checked-in file differs from what this writes.
  */
 import { writeFile } from 'node:fs/promises'
 import { fileURLToPath, pathToFileURL } from 'node:url'

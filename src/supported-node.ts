@@ -1,4 +1,4 @@
-/** The oldest Node the kit supports: `engines.node` of package.json (test/an-older-node-is-told-in-one-line.test.ts keeps them equal). */
+/** The oldest Node the kit supports: `engines.node` of package.json (test/install/an-older-node-is-told-in-one-line.test.ts keeps them equal). */
 export const MINIMUM_NODE = '22.13.0'
 
 /**

@@ -1,4 +1,4 @@
-/** Types of left-out-kinds.mjs, for test/left-out-mutants.test.ts. */
+/** Types of left-out-kinds.mjs, for test/contract-suite/left-out-mutants.test.ts. */
 /** Variants of some kinds on one line (see the module's comment). */
 export interface KindsOnALine {
   file: string

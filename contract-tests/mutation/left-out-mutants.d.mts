@@ -1,4 +1,4 @@
-/** Types of left-out-mutants.mjs, for test/left-out-mutants.test.ts. */
+/** Types of left-out-mutants.mjs, for test/contract-suite/left-out-mutants.test.ts. */
 export interface Listing {
   reason: string
   /** By file: names of declarations (see the module's comment). */

@@ -9,7 +9,7 @@ import { LEFT_OUT_KINDS, linesBeginning } from './left-out-kinds.mjs'
  * class), `outer/inner` for a variable inside a function, `name()` for a statement calling it, and
  * `this.name` for a statement that updates that field. `statements` names a statement by how its source
  * begins, for an equivalence no name holds (every variant inside it gives the same answers).
- * test/left-out-mutants.test.ts checks that each name and statement is still there, so a rename cannot
+ * test/contract-suite/left-out-mutants.test.ts checks that each name and statement is still there, so a rename cannot
  * widen what is tested without notice. Variants of some kinds on one line: left-out-kinds.mjs.
  */
 export const LEFT_OUT = [
@@ -48,7 +48,7 @@ export const LEFT_OUT = [
   {
     reason:
       'A choice of speed, not of answers: when the member index files everyone anew rather than one change at a ' +
-      'time (test/member-index.test.ts holds both to a brute-force filter).',
+      'time (test/domain/member-index.test.ts holds both to a brute-force filter).',
     statements: {
       'src/domain/member-index/member-index.ts': ['if (deletedCount > REBUILD_AFTER_DELETED_MIN'],
       'src/domain/member-index/member-index-changes.ts': ['if (this.#newUsers > this.newUserLimit)'],
@@ -58,7 +58,7 @@ export const LEFT_OUT = [
     reason:
       'Reached only past 256 new users between two reads (a state import), which the contract suite never makes: ' +
       "not every variant is a choice of speed (one skips the rebuild, and the new users' search), so " +
-      'test/member-index.test.ts ("the first query after a bulk load") holds it.',
+      'test/domain/member-index.test.ts ("the first query after a bulk load") holds it.',
     statements: { 'src/domain/member-index/member-index.ts': ['if (this.#pending.overflowed)'] },
   },
   {

@@ -34,7 +34,7 @@ export async function renderContractCoverage(
     '[src/contract/rules/contract-sentences.ts](../src/contract/rules/contract-sentences.ts). Each is a',
     '**requirement** on every implementation of its layer, or a **choice left open** to the implementation: no check',
     'asserts one answer to a choice, and the suite passes on two implementations that answer it differently, the mock and',
-    'the second implementation of test/second-implementation/ ([docs/contract-suite.md](contract-suite.md#a-second-implementation)). A',
+    'the second implementation of test/support/second-implementation/ ([docs/contract-suite.md](contract-suite.md#a-second-implementation)). A',
     'requirement no check over HTTP can prove says why instead. `npm test` fails when a requirement has neither, when a',
     'check names an open choice, when a tag names no sentence, and when this page is not what the checks say now.',
     '',

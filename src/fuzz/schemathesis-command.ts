@@ -75,7 +75,7 @@ export function buildSchemathesisCommand(plan: FuzzPlan): SchemathesisCommand {
     // allow_header_conformance reads only answers to OPTIONS, the CORS preflight that docs/contract.md §4
     // leaves outside the users API (CORS alone, an Allow of one's own, or nothing are all correct), and on
     // /api/users/me it wants PATCH and DELETE in Allow where the contract answers them 405 with Allow: GET.
-    // It failed a correct backend (test/second-implementation/); verify checks Allow on 405s (allow-on-405).
+    // It failed a correct backend (test/support/second-implementation/); verify checks Allow on 405s (allow-on-405).
     '--exclude-checks',
     'allow_header_conformance',
     '--phases',

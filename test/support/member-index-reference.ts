@@ -2,8 +2,8 @@ import type { MemberFilter } from '../../src/domain/member-index/member-index.js
 import { ROLES, type Role, type User } from '../../src/domain/user.js'
 
 // The member index's brute-force reference (CONTRACT §4: filter everyone, then sort) and random
-// organizations to compare it with: test/member-index.test.ts, and the mutation setup's test of the
-// variants it leaves out (test/left-out-mutants.test.ts).
+// organizations to compare it with: test/domain/member-index.test.ts, and the mutation setup's test of the
+// variants it leaves out (test/contract-suite/left-out-mutants.test.ts).
 
 const JAN_8 = '2024-01-08T09:00:00.000Z'
 

@@ -5,10 +5,10 @@ import { execa, type ResultPromise } from 'execa'
 import type { Target } from '../../src/contract/target/target.js'
 import { freePort } from './free-port.js'
 
-// The second implementation of the users API (test/second-implementation/users_api.py, Python's standard
+// The second implementation of the users API (test/support/second-implementation/users_api.py, Python's standard
 // library, written apart from the mock): started for a test, with its webhook receiver subscribed.
 
-const SERVER = 'test/second-implementation/users_api.py'
+const SERVER = 'test/support/second-implementation/users_api.py'
 
 const servers = new Set<ResultPromise>()
 

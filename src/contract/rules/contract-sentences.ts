@@ -8,7 +8,7 @@
  * Most sentences are requirements on every implementation of their layer. A sentence marked `open` is a
  * choice the contract leaves to the implementation (docs/contract.md marks it *open*): no check asserts
  * one answer, and the suite is run against two implementations that answer it differently (the mock and
- * test/second-implementation/), whose answers `open` names.
+ * test/support/second-implementation/), whose answers `open` names.
  */
 export interface ContractSentence {
   id: string
