@@ -1,5 +1,14 @@
 import { BoundedMap } from './bounded-map.js'
 
+/** A success answered to a token: the end of its exchange on the proxy's clock, and when that was, in ms. */
+export interface Acceptance {
+  endedAt: number
+  seenAt: number
+}
+
+/** How many of a token's latest successes are kept: as many requests as a client overlaps on one token. */
+const ACCEPTANCES_KEPT = 8
+
 /** Who a token belongs to, as far as the proxy learned it. */
 export interface Caller {
   /** From their GET /api/users/me. */
@@ -16,8 +25,12 @@ export interface Caller {
  */
 export class CallerBook {
   private readonly callers: BoundedMap<string, Caller>
-  /** When each token was last answered a success: the end of that exchange, on the proxy's clock and in ms. */
-  private readonly accepted: BoundedMap<string, { endedAt: number; seenAt: number }>
+  /**
+   * When each token was last answered a success, its last few times (the end of each exchange, on the
+   * proxy's clock and in ms): a client sends one token on many requests at once, and the answer to one
+   * that ends while another is in flight must not hide the acceptance that came before that other began.
+   */
+  private readonly accepted: BoundedMap<string, Acceptance[]>
 
   constructor(limit: number) {
     this.callers = new BoundedMap(limit)
@@ -26,11 +39,13 @@ export class CallerBook {
 
   /** The token was answered a success. */
   learnAccepted(token: string, endedAt: number, seenAt: number): void {
-    this.accepted.set(token, { endedAt, seenAt })
+    const recent = [...(this.accepted.get(token) ?? []), { endedAt, seenAt }]
+    this.accepted.set(token, recent.sort((a, b) => a.endedAt - b.endedAt).slice(-ACCEPTANCES_KEPT))
   }
 
-  lastAccepted(token: string): { endedAt: number; seenAt: number } | undefined {
-    return this.accepted.get(token)
+  /** The token's last success that ended before `startedAt` (an exchange that began then), if the proxy kept it. */
+  lastAcceptedBefore(token: string, startedAt: number): Acceptance | undefined {
+    return this.accepted.get(token)?.findLast((acceptance) => acceptance.endedAt < startedAt)
   }
 
   get(token: string): Caller {

@@ -17,8 +17,8 @@ export const acceptedTokensStayAccepted = defineRule({
     const sentences: SentenceId[] = []
     if (scheme !== 'Bearer') sentences.push('§2.scheme-case')
     if (header !== `${scheme} ${token}`) sentences.push('§2.token-white-space')
-    const accepted = knowledge.callers.lastAccepted(token)
-    if (sentences.length === 0 || !accepted || accepted.endedAt >= observed.startedAt) return []
+    const accepted = knowledge.callers.lastAcceptedBefore(token, observed.startedAt)
+    if (sentences.length === 0 || !accepted) return []
     const ago = Math.round(knowledge.now() - accepted.seenAt)
     // A write that may have suspended or deleted the token's user: theirs, when the proxy knows who it is.
     const whose = knowledge.callers.get(token).userId ?? ANY_USER

@@ -47,6 +47,34 @@ describe('accepted-tokens-stay-accepted', () => {
     expect(refusedAs('bearer admin')).toEqual([])
   })
 
+  test('a success of the same token that ends while the refused request is in flight hides nothing before it', () => {
+    // verify's checks run side by side: another check's request with the owner's token ends meanwhile.
+    const padded = proxy.begin({
+      path: '/api/users/me',
+      requestHeaders: { authorization: 'Bearer \towner' },
+      status: 401,
+      headers: UNAUTHENTICATED,
+      json: problem(401),
+    })
+    proxy.judge(meOf('owner', OWNER))
+    expect(violations(padded.end()).filter((violation) => violation.startsWith(RULE))).toEqual([
+      `${RULE} §2.token-white-space`,
+    ])
+  })
+
+  test('a token only accepted while its refused request was in flight: nothing is said', async () => {
+    proxy = await createProxyJudge()
+    const padded = proxy.begin({
+      path: '/api/users/me',
+      requestHeaders: { authorization: 'Bearer \towner' },
+      status: 401,
+      headers: UNAUTHENTICATED,
+      json: problem(401),
+    })
+    proxy.judge(meOf('owner', OWNER))
+    expect(violations(padded.end()).filter((violation) => violation.startsWith(RULE))).toEqual([])
+  })
+
   test("a write on another user changes nothing of the token's: still §2.scheme-case", () => {
     const renamed = { ...VIEWER, name: 'Vera', updatedAt: '2024-02-01T00:00:00.000Z' }
     proxy.judge(patchOf('viewer', 'usr_viewer', { name: 'Vera' }, 200, renamed))
