@@ -13,6 +13,7 @@ import { existsSync } from 'node:fs'
 import { readdir, readFile, rename, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { writeFileAtomically } from '../src/files/write-file-atomically.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const MANIFEST = join(ROOT, 'package.json')
@@ -42,7 +43,9 @@ async function strip(): Promise<void> {
   await writeFile(KEPT, text)
   const manifest = JSON.parse(text) as { scripts?: Record<string, string> }
   delete manifest.scripts?.['prepare']
-  await writeFile(MANIFEST, `${JSON.stringify(manifest, null, 2)}\n`)
+  // Whole or not at all: what reads package.json meanwhile (vite resolving a test file, npm) never meets it
+  // empty, as a test file started beside `npm pack` once did.
+  await writeFileAtomically(MANIFEST, `${JSON.stringify(manifest, null, 2)}\n`, 0o644)
 }
 
 async function restore(): Promise<void> {

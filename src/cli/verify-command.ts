@@ -232,14 +232,18 @@ function isCi(env: Record<string, string | undefined>): boolean {
 
 function formatSummary(outcome: SuiteOutcome, reportFiles: string[]): string {
   const { passed, failed, skipped, notRun } = outcome
+  // Ctrl-C before some files started: their checks were never collected, so they are counted as files.
+  const filesNotStarted = outcome.interrupted?.filesNotStarted ?? 0
+  const unstarted = filesNotStarted > 0 ? `; ${plural(filesNotStarted, 'file')} of checks not run` : ''
   // Under --bail the checks after the first failure are counted too: the totals are every check.
   const totals =
     notRun === 0
-      ? `${plural(passed, 'check')} passed, ${failed} failed, ${skipped} skipped.`
-      : `${plural(passed, 'check')} passed, ${failed} failed, ${skipped} skipped, ${notRun} not run (${plural(passed + failed + skipped + notRun, 'check')}).`
+      ? `${plural(passed, 'check')} passed, ${failed} failed, ${skipped} skipped${unstarted}.`
+      : `${plural(passed, 'check')} passed, ${failed} failed, ${skipped} skipped, ${notRun} not run (${plural(passed + failed + skipped + notRun, 'check')})${unstarted}.`
   const lines = ['', ...formatMostSkipped(outcome), `users-api-kit verify: ${totals}`]
   for (const [reason, count] of outcome.skipReasons) lines.push(`  skipped ${count}${describeSkip(reason)}`)
   if (notRun > 0) lines.push(`  ${notRun} ${notRunReason(outcome)}`)
+  if (filesNotStarted > 0) lines.push(`  ${plural(filesNotStarted, 'file')} ${notRunReason(outcome)}`)
   // The failed rules first, each once with its first failure; then every failed check's report, and
   // the totals again under them, where a terminal leaves the reader.
   if (outcome.failedChecks.length > 0) {

@@ -9,6 +9,11 @@ export interface Interruption {
   at: string
   /** Checks that had ended (passed, failed or skipped) when it stopped. */
   ended: number
+  /**
+   * The run's files that had not started: vitest never collected them, so their checks are in no count
+   * (a file that started counts its checks left as not run).
+   */
+  filesNotStarted: number
 }
 
 /** What `stopOnCtrlC` gives the run: a reporter that follows it, and whether and where it stopped. */
@@ -33,6 +38,8 @@ export function stopOnCtrlC(write: (line: string) => void = (line) => console.er
   let stopped: Interruption | undefined
   const running = new Map<string, TestCase>()
   let ended = 0
+  let files = 0
+  const started = new Set<string>()
   const onSigint = (): void => {
     if (stopped) process.exit(130)
     const [current] = running.values()
@@ -41,6 +48,7 @@ export function stopOnCtrlC(write: (line: string) => void = (line) => console.er
         ? `at ${basename(withSourceNames(current.module.moduleId))} > ${current.fullName}`
         : 'between two files',
       ended,
+      filesNotStarted: Math.max(0, files - started.size),
     }
     write(
       `\nusers-api-kit verify: interrupted (Ctrl-C) ${stopped.at}, after ${plural(ended, 'check')}: stopping, and writing the reports asked for with what ran (Ctrl-C again ends at once).`,
@@ -57,6 +65,12 @@ export function stopOnCtrlC(write: (line: string) => void = (line) => console.er
         // handler stands in for it while the run lasts.
         for (const listener of process.listeners('SIGINT'))
           if (listener !== onSigint && !others.has(listener)) process.off('SIGINT', listener)
+      },
+      onTestRunStart(specifications) {
+        files = specifications.length
+      },
+      onTestModuleStart(module) {
+        started.add(module.moduleId)
       },
       onTestCaseReady(test) {
         running.set(test.id, test)
