@@ -1,19 +1,11 @@
 import { describe, expect, test } from 'vitest'
 import type { ApiExchange } from '../support/api-exchange.js'
+import { aUser } from '../support/exchange-builder.js'
 import { assertConforms } from '../support/response-conformance.js'
 
 // The helper every other test leans on must itself be able to fail: hand-made exchanges.
 
-const USER = {
-  id: 'usr_acmeownerqqqqqqqqqqq',
-  email: 'olivia.owner@acme.example',
-  name: 'Olivia Owner',
-  role: 'CLIENT_OWNER',
-  organizationId: 'org_acmeqqqqqqqqqqqqqqqq',
-  status: 'ACTIVE',
-  createdAt: '2024-01-08T09:00:00.000Z',
-  updatedAt: '2024-01-08T09:00:00.000Z',
-}
+const USER = aUser()
 
 function exchange(
   method: string,

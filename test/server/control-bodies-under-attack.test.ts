@@ -1,14 +1,11 @@
 import { connect } from 'node:net'
 import { readFileSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
 import { Agent, request } from 'node:http'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { MockState } from '../../src/domain/mock-state.js'
 import { STATE_LIMITS } from '../../src/mock-instance/state-limits.js'
-import { buildCliOnce, killRunningClis, startCli, type StartedCli } from '../support/cli-mock-process.js'
-import { measureLoopStalls, type LoopStalls } from '../support/loop-stalls.js'
+import type { StartedCli } from '../support/cli-mock-process.js'
+import { startMeasuredMock, type MeasuredMock } from '../support/loop-stalls.js'
 
 // docs/decisions/0010: every control route's body is read within its cap, and what it holds is checked
 // before it is parsed; no body under the cap takes the mock 300 MiB past its resting RSS or keeps it from
@@ -25,29 +22,21 @@ import { measureLoopStalls, type LoopStalls } from '../support/loop-stalls.js'
 const MAX_GROWTH_MIB = 300
 const MAX_BLOCKED_MS = 100
 
+let measured: MeasuredMock
 let mock: StartedCli
 let seed: MockState
-let directory: string
-let stalls: LoopStalls
 
 beforeAll(async () => {
-  await buildCliOnce()
-  directory = await mkdtemp(join(tmpdir(), 'control-bodies-'))
-  stalls = measureLoopStalls(directory)
-  mock = await startCli(['--quiet'], {
-    env: stalls.env,
-  })
+  measured = await startMeasuredMock()
+  mock = measured.mock
   seed = (await (await fetch(`${mock.url}/__mock/state`)).json()) as MockState
 }, 120_000)
 
-afterAll(async () => {
-  killRunningClis()
-  await rm(directory, { recursive: true, force: true })
-})
+afterAll(() => measured?.close())
 
 /** The longest the mock's own work held its event loop since the last call, in ms of its main thread's CPU. */
 function loopDelayMs(): Promise<number> {
-  return stalls.longestMs(mock.cli.pid as number)
+  return measured.longestStallMs()
 }
 
 /** The mock's resident memory in bytes; infinite once it is gone (it ran out of memory). */

@@ -1,13 +1,10 @@
 import { readFileSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
 import { request } from 'node:http'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { MockState } from '../../src/domain/mock-state.js'
 import { STATE_LIMITS } from '../../src/mock-instance/state-limits.js'
-import { buildCliOnce, killRunningClis, startCli, type StartedCli } from '../support/cli-mock-process.js'
-import { measureLoopStalls, type LoopStalls } from '../support/loop-stalls.js'
+import type { StartedCli } from '../support/cli-mock-process.js'
+import { startMeasuredMock, type MeasuredMock } from '../support/loop-stalls.js'
 
 // Issue 36: a state at the documented limits (10,000 organizations, 100,000 users) is loaded and exported
 // without the mock growing past 600 MiB or standing still. Four exports at once took 37 s, 1.49 GiB, and
@@ -24,27 +21,19 @@ const MAX_RSS_MIB = 600
  */
 const MAX_BLOCKED_MS = 100
 
+let measured: MeasuredMock
 let mock: StartedCli
-let directory: string
-let stalls: LoopStalls
 
 beforeAll(async () => {
-  await buildCliOnce()
-  directory = await mkdtemp(join(tmpdir(), 'state-at-the-limits-'))
-  stalls = measureLoopStalls(directory)
-  mock = await startCli(['--quiet'], {
-    env: stalls.env,
-  })
+  measured = await startMeasuredMock()
+  mock = measured.mock
 }, 120_000)
 
-afterAll(async () => {
-  killRunningClis()
-  await rm(directory, { recursive: true, force: true })
-})
+afterAll(() => measured?.close())
 
 /** The longest the mock's own work held its event loop since the last call, in ms of its main thread's CPU. */
 function loopDelayMs(): Promise<number> {
-  return stalls.longestMs(mock.cli.pid as number)
+  return measured.longestStallMs()
 }
 
 /** The mock's RSS in MiB; infinite once it is gone. */

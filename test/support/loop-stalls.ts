@@ -1,5 +1,7 @@
-import { readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { buildCliOnce, killRunningClis, startCli, type StartedCli } from './cli-mock-process.js'
 
 // How long a server's own work keeps its event loop from turning, counted in the CPU time of its main
 // thread, not in wall time: on a busy 2-core machine a process waits for a core too, and a wall-clock stall
@@ -39,6 +41,29 @@ export function measureLoopStalls(directory: string): LoopStalls {
         await new Promise((resolve) => setTimeout(resolve, 10))
       }
       return Number.POSITIVE_INFINITY
+    },
+  }
+}
+
+/** A mock started by its CLI (`--quiet`) with its stalls measured (see above), and what to stop it with. */
+export interface MeasuredMock {
+  mock: StartedCli
+  /** The longest its own work held its event loop since the last call, in ms of its main thread's CPU. */
+  longestStallMs(): Promise<number>
+  close(): Promise<void>
+}
+
+export async function startMeasuredMock(): Promise<MeasuredMock> {
+  await buildCliOnce()
+  const directory = await mkdtemp(join(tmpdir(), 'measured-mock-'))
+  const stalls = measureLoopStalls(directory)
+  const mock = await startCli(['--quiet'], { env: stalls.env })
+  return {
+    mock,
+    longestStallMs: () => stalls.longestMs(mock.cli.pid as number),
+    async close() {
+      killRunningClis()
+      await rm(directory, { recursive: true, force: true })
     },
   }
 }
