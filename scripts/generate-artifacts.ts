@@ -5,7 +5,8 @@
  * - src/spec/generated/validators.ts: Ajv standalone validators of every operation's query, path
  *   parameters and body; src/spec/generated/state-validator.ts: the state format's;
  * - src/spec/generated/operation-entries.ts: the operation table (routes, parameters, statuses);
- * - src/spec/generated/default-document.ts: the document as JSON, valid (loadSpec skips YAML and validation);
+ * - src/spec/generated/default-document.ts: the document as JSON, valid, and dereferenced (loadSpec skips YAML,
+ *   validation and the dereferencing library);
  * - src/spec/generated/target-validator.ts: schemas/target.schema.json's (every run of verify reads a target);
  * - src/spec/generated/response-validators.ts: the contract suite's validators of the document's answers and
  *   events, both layers, by schemaKey (verify compiles none for the kit's own document);
@@ -80,7 +81,9 @@ export async function renderArtifacts(): Promise<Array<{ path: string; content: 
       path: 'src/spec/generated/default-document.ts',
       content:
         `${HEADER}\n/** openapi/users.yaml as JSON text, checked against the OpenAPI 3.1 schema when generated. */\n` +
-        `export const DEFAULT_DOCUMENT_JSON = ${JSON.stringify(JSON.stringify(document))}\n`,
+        `export const DEFAULT_DOCUMENT_JSON = ${JSON.stringify(JSON.stringify(document))}\n\n` +
+        `/** The same, every \`$ref\` resolved by @readme/openapi-parser when generated. */\n` +
+        `export const DEFAULT_DEREFERENCED_JSON = ${JSON.stringify(JSON.stringify(dereferenced))}\n`,
     },
     {
       path: 'src/seed/generated/default-state.ts',

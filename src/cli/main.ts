@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import './stop-on-an-older-node.js'
+import { enableCompileCache } from 'node:module'
 import { setFlagsFromString } from 'node:v8'
 import { readPackageManifest } from '../files/read-package-manifest.js'
 import { didYouMean } from './did-you-mean.js'
@@ -44,18 +45,29 @@ function turnColoursOffUnlessATerminal(): void {
 }
 
 /**
- * The commands that read a target's answers keep V8's heap small: on a large machine V8 lets the young
- * generation grow to 64 MiB in each thread (1 MiB: 325 → 290 MiB, no slower), and optimizing for size
- * took a healthy verify from 333–349 to 283–299 MiB (issue 20's goal: under 300). Set before vitest starts
- * its worker, whose heap takes the flags when it is created.
+ * The commands that read a target's answers keep V8's young generation small: on a large machine V8 lets
+ * it grow to 64 MiB in each thread (1 MiB: 325 → 290 MiB, no slower). Set before vitest starts its
+ * workers, whose heaps take the flags when they are created. `--optimize-for-size`, set here too until
+ * 2026-11-29, saved ~30 MiB (a healthy verify 250 → 220 MiB) for ~0.3 s of a 2.9 s run (BENCHMARKS.md).
  */
 function keepHeapSmall(command: string | undefined): void {
   if (command !== 'verify' && command !== 'fuzz' && command !== 'gate') return
   setFlagsFromString('--max-semi-space-size=1')
-  setFlagsFromString('--optimize-for-size')
+}
+
+/**
+ * Node keeps the code it compiles for the command's modules on disk (os.tmpdir()/node-compile-cache, or
+ * NODE_COMPILE_CACHE; NODE_DISABLE_COMPILE_CACHE=1 turns it off), as CLIs are advised to: verify's main
+ * thread and each of its workers compile vitest and the suite anew on every run, ~150 ms of a 3 s run.
+ * The workers take the cache from the environment. A cache that cannot be written is silently not used.
+ */
+function cacheCompiledCode(): void {
+  const { directory } = enableCompileCache()
+  if (directory !== undefined) process.env['NODE_COMPILE_CACHE'] ??= directory
 }
 
 async function main(argv: string[]): Promise<number | undefined> {
+  cacheCompiledCode()
   turnColoursOffUnlessATerminal()
   keepHeapSmall(argv[0])
   const [command, ...args] = argv
