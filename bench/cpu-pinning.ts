@@ -11,8 +11,16 @@ export interface CpuPinning {
   server(file: string, args: string[]): [string, string[]]
   /** The same on the load generator's core. */
   loadGenerator(file: string, args: string[]): [string, string[]]
+  /**
+   * The load generator where a helper of the bench shares its core (the fan-out's webhook receiver): also
+   * ahead of it (`chrt -f`, a real-time priority, where allowed), or the helper's work lands in the
+   * latencies measured. Only for a load generator that waits for its answers, never for one that spins.
+   */
+  loadGeneratorAhead(file: string, args: string[]): [string, string[]]
   /** For the report. */
   description: string
+  /** For the report: whether loadGeneratorAhead runs ahead, or why not. */
+  aheadDescription: string
 }
 
 const SERVER_CORE = 1
@@ -27,6 +35,7 @@ export function cpuPinning(): CpuPinning {
     return {
       server: (file, args) => [file, args],
       loadGenerator: (file, args) => [file, args],
+      ...ahead((file, args) => [file, args]),
       description: `unpinned (${why}): servers and load generator share the cores`,
     }
   }
@@ -36,7 +45,35 @@ export function cpuPinning(): CpuPinning {
   return {
     server: on(SERVER_CORE),
     loadGenerator: on(LOAD_CORE),
+    ...ahead(on(LOAD_CORE)),
     description: `pinned with taskset: servers on core ${SERVER_CORE}, the load generator on core ${LOAD_CORE} (of ${cores})`,
+  }
+}
+
+/** A real-time priority for the load generator where chrt may set one (root, or CAP_SYS_NICE). */
+function ahead(
+  place: (file: string, args: string[]) => [string, string[]],
+): Pick<CpuPinning, 'loadGeneratorAhead' | 'aheadDescription'> {
+  if (!mayRunRealTime()) {
+    return {
+      loadGeneratorAhead: place,
+      aheadDescription: 'at the usual priority (chrt -f not allowed here): helpers on its core add to its latencies',
+    }
+  }
+  return {
+    loadGeneratorAhead: (file, args) => place('chrt', ['-f', String(REAL_TIME_PRIORITY), file, ...args]),
+    aheadDescription: `at real-time priority (chrt -f ${REAL_TIME_PRIORITY}), ahead of the helpers on its core`,
+  }
+}
+
+const REAL_TIME_PRIORITY = 10
+
+function mayRunRealTime(): boolean {
+  try {
+    execFileSync('chrt', ['-f', String(REAL_TIME_PRIORITY), 'true'], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * `npm run bench:webhooks`: what webhook fan-out costs the API. One mock (`--quiet`) on the servers'
  * core; a receiver that answers every delivery with 204 at once, in a process of its own beside the load
- * generator on the other core (fan-out-receiver.js); PATCHes from a third process there (patch-load.js).
+ * generator on the other core (fan-out-receiver.js); PATCHes from a third process there (patch-load.js),
+ * at a real-time priority where allowed (cpu-pinning.ts), so that the receiver's work is not timed as the mock's.
  * Rounds alternate in the same mock: no endpoint, then 100 endpoints subscribed (all to the receiver),
  * then none again, so that the machine's drift lands on both alike. Two loads a round: 4 connections at
  * 20 PATCHes a second in all (2,000 deliveries a second, within what the mock can send), and one PATCH
@@ -261,7 +262,7 @@ function renderFanOut(report: FanOutReport): string {
   return [
     '## Webhook fan-out: what 100 endpoints cost the API',
     '',
-    `Measured on ${machine.date} (UTC) with \`npm run bench:webhooks\` (bench/webhook-fan-out.ts), in ${Math.round(report.totalSeconds)} s. Machine: ${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}, ${machine.os}; shared and noisy, so the figures are ratios of runs alternated in the same mock. Other work on it: ${report.contention.atStart} at the start, ${report.contention.atEnd} at the end. Code: ${machine.code}. Cores: ${report.pinning}; the load generator (bench/patch-load.js) and the webhook receiver (bench/fan-out-receiver.js, 204 at once to every delivery) are processes of their own on the load generator's core.`,
+    `Measured on ${machine.date} (UTC) with \`npm run bench:webhooks\` (bench/webhook-fan-out.ts), in ${Math.round(report.totalSeconds)} s. Machine: ${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}, ${machine.os}; shared and noisy, so the figures are ratios of runs alternated in the same mock. Other work on it: ${report.contention.atStart} at the start, ${report.contention.atEnd} at the end. Code: ${machine.code}. Cores: ${report.pinning}; the load generator (bench/patch-load.js) and the webhook receiver (bench/fan-out-receiver.js, 204 at once to every delivery) are processes of their own on the load generator's core, the load generator ${PINNING.aheadDescription} (until 2026-11-29 it was not: the receiver's work, ~7,000 deliveries a second, delayed its reading of the answers and made up most of the saturated p99's excess).`,
     '',
     `One mock; ${settings.rounds} round${settings.rounds === 1 ? '' : 's'}, each with no endpoint, then ${ENDPOINTS} endpoints subscribed (all to the receiver), then unsubscribed; each load ${settings.warmupSeconds} s of warm-up and ${settings.seconds} s measured, then the deliveries still queued are waited for. Every PATCH renames a user (each connection its own), so every one is an event. The first load stays within what the mock can send. One PATCH after another never leaves it idle: ${ENDPOINTS} deliveries an event are more than it can send, the endpoints' queues fill (1,000 each) and later events are dropped for them, as docs/mock.md says; the endpoints are removed right after the load, which drops what they still had queued.`,
     '',
@@ -344,7 +345,8 @@ function runLoad(options: {
   firstNumber: number
   ratePerSecond: number
 }): Promise<LoadResult> {
-  const [file, args] = PINNING.loadGenerator(process.execPath, [LOAD, JSON.stringify(options)])
+  // Ahead of the receiver, which shares its core: its work must not land in the PATCHes' latencies.
+  const [file, args] = PINNING.loadGeneratorAhead(process.execPath, [LOAD, JSON.stringify(options)])
   const child = spawn(file, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] })
   let output = ''
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
