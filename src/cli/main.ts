@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import './stop-on-an-older-node.js'
-import { enableCompileCache } from 'node:module'
+import nodeModule from 'node:module'
 import { setFlagsFromString } from 'node:v8'
 import { readPackageManifest } from '../files/read-package-manifest.js'
 import { didYouMean } from './did-you-mean.js'
@@ -62,7 +62,8 @@ function keepHeapSmall(command: string | undefined): void {
  * The workers take the cache from the environment. A cache that cannot be written is silently not used.
  */
 function cacheCompiledCode(): void {
-  const { directory } = enableCompileCache()
+  // Looked up, not imported by name: on Node 20 the import itself would fail before the version check speaks.
+  const { directory } = nodeModule.enableCompileCache()
   if (directory !== undefined) process.env['NODE_COMPILE_CACHE'] ??= directory
 }
 
