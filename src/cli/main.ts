@@ -56,19 +56,22 @@ function keepHeapSmall(command: string | undefined): void {
 }
 
 /**
- * Node keeps the code it compiles for the command's modules on disk (os.tmpdir()/node-compile-cache, or
- * NODE_COMPILE_CACHE; NODE_DISABLE_COMPILE_CACHE=1 turns it off), as CLIs are advised to: verify's main
- * thread and each of its workers compile vitest and the suite anew on every run, ~150 ms of a 3 s run.
- * The workers take the cache from the environment. A cache that cannot be written is silently not used.
+ * verify and gate keep the code Node compiles for them on disk (os.tmpdir()/node-compile-cache, or
+ * NODE_COMPILE_CACHE; NODE_DISABLE_COMPILE_CACHE=1 turns it off), as CLIs are advised to: their main thread
+ * and each of the suite's workers compile vitest and the suite anew on every run, ~150 ms of a 2.7 s run.
+ * The workers take the cache from the environment. Not the mock: writing the cache slows a first start
+ * (~10 % of a cold start, BENCHMARKS.md), and a mock is started once and left running. A cache that cannot
+ * be written is silently not used.
  */
-function cacheCompiledCode(): void {
+function cacheCompiledCode(command: string | undefined): void {
+  if (command !== 'verify' && command !== 'gate') return
   // Looked up, not imported by name: on Node 20 the import itself would fail before the version check speaks.
   const { directory } = nodeModule.enableCompileCache()
   if (directory !== undefined) process.env['NODE_COMPILE_CACHE'] ??= directory
 }
 
 async function main(argv: string[]): Promise<number | undefined> {
-  cacheCompiledCode()
+  cacheCompiledCode(argv[0])
   turnColoursOffUnlessATerminal()
   keepHeapSmall(argv[0])
   const [command, ...args] = argv
