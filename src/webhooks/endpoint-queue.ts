@@ -25,8 +25,8 @@ interface Delivery {
  *
  * Each user's deliveries wait in a line of their own, and the users whose first delivery may go now are
  * kept apart: finding the next takes the same time however full the queue. (It was a scan of the whole
- * queue, which with 1,000 deliveries of one user waiting behind the one in flight cost ~30 µs each time
- * the scheduler asked, and up to milliseconds a turn when it asked many endpoints: npm run bench:webhooks.)
+ * queue, which with 1,000 deliveries of one user waiting behind the one in flight cost ~10 µs each time
+ * the scheduler asked, many endpoints a turn under npm run bench:webhooks's saturated load.)
  */
 export class EndpointQueue implements ScheduledQueue {
   /** Each user's deliveries not ended yet, the first one queued, in flight or waiting for a retry. */
