@@ -53,8 +53,10 @@ describe('a stored user is replaced by an update, never changed', () => {
   test('a reset returns to the seed, whose users the first store shares instead of copying', () => {
     const holder = new StateHolder(STATE, () => LATER)
     const owner = holder.store.authenticate('owner-token')
-    expect(holder.seed.users).toEqual(holder.store.listUsers(owner, { page: 1, limit: 20 }).data)
-    expect(holder.seed.users[1]).toBe(holder.store.getUser(owner, 'usr_viewer'))
+    const seedUsers = holder.seed.members.map((member) => member.user)
+    expect(seedUsers).toEqual(holder.store.listUsers(owner, { page: 1, limit: 20 }).data)
+    expect(seedUsers[1]).toBe(holder.store.getUser(owner, 'usr_viewer'))
+    expect(Object.isFrozen(holder.seed.members[1])).toBe(true)
     holder.store.updateUser(owner, 'usr_viewer', { role: 'CLIENT_ADMIN' })
     holder.store.deleteUser(owner, 'usr_viewer')
     holder.reset()
