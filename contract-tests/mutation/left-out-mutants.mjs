@@ -63,14 +63,9 @@ export const LEFT_OUT = [
   },
   {
     reason:
-      "Equivalent: a deleted user is gone from the store's users, so their token is refused (401) with or " +
-      'without its entries in the token maps.',
-    statements: {
-      'src/domain/user-store.ts': [
-        'if (token !== undefined) this.userIdByToken.delete(token)',
-        'this.tokenByUserId.delete(target.id)',
-      ],
-    },
+      "Equivalent: a deleted user is gone from the store's members, so their token is refused (401) with or " +
+      'without its entry in the map of tokens.',
+    statements: { 'src/domain/user-store.ts': ['if (token !== undefined) this.userIdByToken.delete(token)'] },
   },
   {
     reason: 'A guard no request reaches: the permission table holds no other grant.',

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { ListQuery, User, UserPage } from '../../../src/domain/user.js'
-import type { UserStore } from '../../../src/domain/user-store.js'
+import type { Member, UserStore } from '../../../src/domain/user-store.js'
 import type { EngineRequest, EngineResponse } from '../../../src/engine/engine-request.js'
 import type { UsersApiMock } from '../../../src/mock-instance/create-users-api-mock.js'
 import type { StateHolder } from '../../../src/mock-instance/state-holder.js'
@@ -100,11 +100,12 @@ export function asRole(caller: User, role: User['role']): User {
 export function storeChanged(store: UserStore, user: User, changes: Partial<User>): User {
   const changed = Object.freeze({ ...user, ...changes })
   const internals = store as unknown as {
-    users: Map<string, User>
+    membersById: Map<string, Member>
     tenants: Map<string, { members: { replace(before: User, after: User): void } }>
   }
   internals.tenants.get(user.organizationId)?.members.replace(user, changed)
-  internals.users.set(user.id, changed)
+  const token = internals.membersById.get(user.id)?.token
+  internals.membersById.set(user.id, Object.freeze({ user: changed, token }))
   return changed
 }
 
