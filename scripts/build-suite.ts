@@ -8,7 +8,7 @@
  * imports them, so that there is one copy of each. Every file lands directly in dist/contract-tests/, one
  * folder below dist/, so that `../contract/…` names them from any of them.
  *
- * Run by `npm run build`, after tsc.
+ * Run by `npm run build` (scripts/build.ts), after tsc.
  */
 import { build, type Plugin } from 'esbuild'
 import { readdirSync } from 'node:fs'
@@ -33,22 +33,25 @@ const kitModulesFromDist: Plugin = {
   },
 }
 
-const scenarios = readdirSync(SUITE).filter((name) => name.endsWith('.contract.test.ts'))
-await build({
-  entryPoints: Object.fromEntries(
-    [...scenarios, ...SETUP_FILES].map((file) => [
-      file.replace(/^support\//, '').replace(/\.ts$/, ''),
-      resolve(SUITE, file),
-    ]),
-  ),
-  outdir: resolve(ROOT, 'dist/contract-tests'),
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node22',
-  packages: 'external',
-  chunkNames: 'chunk-[hash]',
-  plugins: [kitModulesFromDist],
-  logLevel: 'warning',
-})
+/** Builds contract-tests/ into dist/contract-tests/ (see above). */
+export async function buildSuite(): Promise<void> {
+  const scenarios = readdirSync(SUITE).filter((name) => name.endsWith('.contract.test.ts'))
+  await build({
+    entryPoints: Object.fromEntries(
+      [...scenarios, ...SETUP_FILES].map((file) => [
+        file.replace(/^support\//, '').replace(/\.ts$/, ''),
+        resolve(SUITE, file),
+      ]),
+    ),
+    outdir: resolve(ROOT, 'dist/contract-tests'),
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node22',
+    packages: 'external',
+    chunkNames: 'chunk-[hash]',
+    plugins: [kitModulesFromDist],
+    logLevel: 'warning',
+  })
+}

@@ -11,7 +11,7 @@
  * the paths they read relative to themselves (`new URL('../../openapi/users.yaml', import.meta.url)`) stay
  * right; a bundled module at another depth that reads such paths (dist/contract/…) fails the build.
  *
- * Run by `npm run build`, after tsc.
+ * Run by `npm run build` (scripts/build.ts), after tsc.
  */
 import { build, type Plugin } from 'esbuild'
 import { readFileSync } from 'node:fs'
@@ -42,36 +42,39 @@ const leftAsTscWroteThem: Plugin = {
   },
 }
 
-const { metafile } = await build({
-  entryPoints: { 'users-api-kit': MAIN },
-  outdir: resolve(ROOT, 'dist/bin'),
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  packages: 'external',
-  chunkNames: 'chunk-[hash]',
-  // tsc's maps are read in: under --enable-source-maps a stack trace names src/…ts, as it does from dist/cli/.
-  sourcemap: 'linked',
-  metafile: true,
-  plugins: [leftAsTscWroteThem],
-  logLevel: 'warning',
-})
+/** Bundles dist/cli/main.js into dist/bin/ (see above), and refuses a module bundled at the wrong depth. */
+export async function bundleCli(): Promise<void> {
+  const { metafile } = await build({
+    entryPoints: { 'users-api-kit': MAIN },
+    outdir: resolve(ROOT, 'dist/bin'),
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    chunkNames: 'chunk-[hash]',
+    // tsc's maps are read in: under --enable-source-maps a stack trace names src/…ts, as it does from dist/cli/.
+    sourcemap: 'linked',
+    metafile: true,
+    plugins: [leftAsTscWroteThem],
+    logLevel: 'warning',
+  })
 
-// A module that reads paths relative to itself reads them wrongly from dist/bin/ unless it sits two folders
-// deep as well (a command bundled by mistake, or a new import of dist/contract/ from the mock): refused
-// here rather than at a user's run.
-const misplaced = Object.keys(metafile.inputs).filter((input) => {
-  const parts = relative(resolve(ROOT, 'dist'), resolve(ROOT, input)).split(sep)
-  return (
-    parts[0] !== '..' &&
-    parts.length !== 2 &&
-    /import\.meta\.(?:url|dirname|filename)/.test(readFileSync(resolve(ROOT, input), 'utf8'))
-  )
-})
-if (misplaced.length > 0) {
-  throw new Error(
-    `The command's bundle holds modules that read paths relative to themselves from another depth than dist/bin/: ${misplaced.join(', ')}. See scripts/bundle-cli.ts.`,
-  )
+  // A module that reads paths relative to itself reads them wrongly from dist/bin/ unless it sits two folders
+  // deep as well (a command bundled by mistake, or a new import of dist/contract/ from the mock): refused
+  // here rather than at a user's run.
+  const misplaced = Object.keys(metafile.inputs).filter((input) => {
+    const parts = relative(resolve(ROOT, 'dist'), resolve(ROOT, input)).split(sep)
+    return (
+      parts[0] !== '..' &&
+      parts.length !== 2 &&
+      /import\.meta\.(?:url|dirname|filename)/.test(readFileSync(resolve(ROOT, input), 'utf8'))
+    )
+  })
+  if (misplaced.length > 0) {
+    throw new Error(
+      `The command's bundle holds modules that read paths relative to themselves from another depth than dist/bin/: ${misplaced.join(', ')}. See scripts/bundle-cli.ts.`,
+    )
+  }
 }

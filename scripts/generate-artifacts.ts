@@ -12,7 +12,7 @@
  *   events, both layers, by schemaKey (verify compiles none for the kit's own document);
  * - src/seed/generated/default-state.ts: the default seed's state (the fixtures and faker's users).
  *
- *   npx tsx scripts/generate-artifacts.ts          # write them (npm run build does)
+ *   npx tsx scripts/generate-artifacts.ts          # write them (npm run build does, scripts/build.ts)
  *   npx tsx scripts/generate-artifacts.ts --check  # exit 1 when a checked-in file is stale
  *
  * test/engine/generated-artifacts.test.ts fails while a checked-in file differs from what this writes.
@@ -147,8 +147,8 @@ function toEsmImports(code: string): string {
   return `${imports.join('\n')}\n${unwrap}\n${body.replace(/^"use strict";/, '')}`
 }
 
-async function main(): Promise<void> {
-  const check = process.argv.includes('--check')
+/** Writes the files that differ from what they should be; with `check`, only says which, and exits 1 if any. */
+export async function writeArtifacts(check = false): Promise<void> {
   let stale = 0
   for (const { path, content } of await renderArtifacts()) {
     const current = await readFile(at(path), 'utf8').catch(() => undefined)
@@ -164,4 +164,5 @@ async function main(): Promise<void> {
   if (stale > 0) process.exit(1)
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main()
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href)
+  await writeArtifacts(process.argv.includes('--check'))

@@ -7,20 +7,20 @@
  *   tsx scripts/packed-manifest.ts restore   # postpack: put package.json back as it was, byte for byte
  *
  * Because prepare is gone by the time npm would run it, `npm pack` packs the dist/ that `npm ci` or
- * `npm run build` made, and refuses one older than src/. (`npm pack --ignore-scripts` runs neither step.)
+ * `npm run build` made, and refuses one that is not what the build makes of the sources now (scripts/build-fingerprint.ts).
+ * (`npm pack --ignore-scripts` runs neither step.)
  */
 import { existsSync } from 'node:fs'
-import { readdir, readFile, rename, stat, writeFile } from 'node:fs/promises'
+import { readFile, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { writeFileAtomically } from '../src/files/write-file-atomically.js'
+import { whyDistIsStale } from './build-fingerprint.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const MANIFEST = join(ROOT, 'package.json')
 /** package.json as it was, while a pack runs: if a pack dies before its postpack, it is still here. */
 const KEPT = join(ROOT, '.package.json.before-pack')
-/** The build's last output (scripts/bundle-cli.ts). */
-const BUILT = join(ROOT, 'dist', 'bin', 'users-api-kit.js')
 
 const step = process.argv[2]
 if (step === 'strip') await strip()
@@ -28,7 +28,7 @@ else if (step === 'restore') await restore()
 else throw new Error(`Usage: tsx scripts/packed-manifest.ts strip|restore (got ${step})`)
 
 async function strip(): Promise<void> {
-  const stale = await staleBuild()
+  const stale = await whyDistIsStale()
   if (stale !== undefined) {
     console.error(`users-api-kit: ${stale}; run npm run build, then npm pack.`)
     process.exit(1)
@@ -50,16 +50,4 @@ async function strip(): Promise<void> {
 
 async function restore(): Promise<void> {
   if (existsSync(KEPT)) await rename(KEPT, MANIFEST)
-}
-
-/** Why dist/ cannot be packed (none built, or older than a file of src/), or undefined. */
-async function staleBuild(): Promise<string | undefined> {
-  if (!existsSync(BUILT)) return 'dist/ is not built'
-  const built = (await stat(BUILT)).mtimeMs
-  const sources = await readdir(join(ROOT, 'src'), { recursive: true, withFileTypes: true })
-  for (const entry of sources.filter((candidate) => candidate.isFile())) {
-    const path = join(entry.parentPath, entry.name)
-    if ((await stat(path)).mtimeMs > built) return `dist/ is older than ${path.slice(ROOT.length)}`
-  }
-  return undefined
 }
