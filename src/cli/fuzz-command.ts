@@ -6,7 +6,7 @@ import { AppError } from '../errors.js'
 import { writeReportFile } from '../files/write-report-file.js'
 import { escapeControlCharacters } from '../text/escape-control-characters.js'
 import { assertReachable, resolveTarget } from '../contract/target/resolve-target.js'
-import { createScratchDirectory } from '../files/scratch-directory.js'
+import { createScratchDirectory, type ScratchDirectory } from '../files/scratch-directory.js'
 import { ACTOR_NAMES, type ActorName, type Target } from '../contract/target/target.js'
 import { findSchemathesis, installHint } from '../fuzz/find-schemathesis.js'
 import { SCHEMATHESIS_VERSION } from '../fuzz/schemathesis-places.js'
@@ -143,7 +143,7 @@ export async function runFuzz(options: FuzzOptions, target?: Target): Promise<Fu
       if (prepared.identities.length > 1) {
         console.log(`\nusers-api-kit fuzz: as ${identity.role} (${index + 1} of ${prepared.identities.length})`)
       }
-      const run = await fuzzAs(identity, prepared, { guard, scratch: scratch.path, keptJunit: options.keptJunit })
+      const run = await fuzzAs(identity, prepared, { guard, scratch, keptJunit: options.keptJunit })
       if (run === undefined) return { exitCode: 2, findings: [] }
       runs.push(run)
     }
@@ -174,14 +174,14 @@ export async function runFuzz(options: FuzzOptions, target?: Target): Promise<Fu
 async function fuzzAs(
   identity: { role: ActorName; token: string },
   plan: Omit<FuzzPlan, 'token' | 'reportDir'>,
-  run: { guard: ResponseGuard; scratch: string; keptJunit: string | undefined },
+  run: { guard: ResponseGuard; scratch: ScratchDirectory; keptJunit: string | undefined },
 ): Promise<RoleRun | undefined> {
-  const reportDir = join(run.scratch, identity.role)
+  const reportDir = join(run.scratch.path, identity.role)
   await mkdir(reportDir)
   const command = buildSchemathesisCommand({ ...plan, baseUrl: run.guard.baseUrl, token: identity.token, reportDir })
   // Schemathesis names its reports, which go with the scratch directory: never a path to look at.
-  const rewrite = (line: string) => nameKeptReports(run.guard.toTargetUrls(line), run.scratch, run.keptJunit)
-  const status = await runSchemathesis(command, run.scratch, rewrite)
+  const rewrite = (line: string) => nameKeptReports(run.guard.toTargetUrls(line), run.scratch.path, run.keptJunit)
+  const status = await runSchemathesis(command, run.scratch.path, rewrite, run.scratch.track)
   const reports = await readReports(command.junitPath, command.ndjsonPath)
   if ((status !== 0 && status !== 1) || reports === undefined) {
     console.error(`users-api-kit fuzz: Schemathesis stopped with exit code ${status} before it finished (see above).`)

@@ -1,5 +1,6 @@
 import { finished } from 'node:stream/promises'
 import { execa } from 'execa'
+import type { WritingProcess } from '../files/scratch-directory.js'
 import type { SchemathesisCommand } from './schemathesis-command.js'
 import { createSafeOutput } from './safe-output.js'
 
@@ -14,6 +15,8 @@ export async function runSchemathesis(
   command: SchemathesisCommand,
   cwd: string,
   rewrite?: (line: string) => string,
+  /** Told of the child once started (the scratch directory stops it before it goes, on a signal). */
+  onStart?: (child: WritingProcess) => void,
 ): Promise<number> {
   // Plain text: every control character that comes through is escaped, so colours and the animated
   // progress of rich (which takes any FORCE_COLOR, even 0, for a terminal) would only be noise.
@@ -29,6 +32,7 @@ export async function runSchemathesis(
     buffer: false,
     reject: false,
   })
+  onStart?.(child)
   const outputs = [child.stdout.pipe(createSafeOutput(rewrite)), child.stderr.pipe(createSafeOutput(rewrite))] as const
   outputs[0].pipe(process.stdout, { end: false })
   outputs[1].pipe(process.stderr, { end: false })
