@@ -96,18 +96,31 @@ describe('meta after every kind of change', () => {
       const before = await readDisposable(context, user)
       const name = `Counted ${randomText(10)}`
       const queries: ListQuery[] = [{}, { role: 'CLIENT_VIEWER' }, { role: 'CLIENT_ADMIN' }, { search: name }]
-      const baseline = await totals(queries)
+      // Each change with how it moves each total: the whole one, the viewers, the admins, the new name's.
       const changes: Array<[string, Record<string, string>, number[]]> = [
         ['a role change CLIENT_VIEWER → CLIENT_ADMIN', { role: 'CLIENT_ADMIN' }, [0, -1, 1, 0]],
-        ['a suspension', { status: 'SUSPENDED' }, [0, -1, 1, 0]],
-        ['a rename', { name }, [0, -1, 1, 1]],
-        ['putting them back', { name: before.name, role: before.role, status: before.status }, [0, 0, 0, 0]],
+        ['a suspension', { status: 'SUSPENDED' }, [0, 0, 0, 0]],
+        ['a rename', { name }, [0, 0, 0, 1]],
+        ['putting them back', { name: before.name, role: before.role, status: before.status }, [0, 1, -1, -1]],
       ]
+      let current: Record<string, string> = { name: before.name, role: before.role, status: before.status }
       for (const [label, change, shift] of changes) {
-        const exchange = await send({ as: 'owner', method: 'PATCH', path: userPath(user.id), json: change })
-        expectStatus(exchange, 200, 'An owner may change a CLIENT_VIEWER (docs/contract.md §3)')
-        const expected = baseline.map((total, index) => total + (shift[index] as number))
-        await expectTotals(queries, expected, label)
+        const undo = Object.fromEntries(Object.keys(change).map((field) => [field, current[field] as string]))
+        // Totals read right before and after the change: the webhook checks, in a thread of their own, delete
+        // their users meanwhile, which moves the totals for good. A change measured while one did is undone and
+        // measured again; a backend that miscounts does so every time.
+        for (let attempt = 1; ; attempt++) {
+          const baseline = await totals(queries)
+          await patch(user, change)
+          const expected = baseline.map((total, index) => total + (shift[index] as number))
+          const pages = await readTotals(queries, expected)
+          if (attempt === MEASURES_OF_A_CHANGE || holdsTotals(pages, expected)) {
+            reportTotals(pages, queries, expected, label)
+            break
+          }
+          await patch(user, undo)
+        }
+        current = { ...current, ...change }
       }
     },
   )
@@ -150,10 +163,27 @@ async function totals(queries: ListQuery[]): Promise<number[]> {
   return Promise.all(queries.map(async (query) => (await listUsers('owner', { ...query, limit: 7 })).meta.total))
 }
 
+/** How many times a change is measured (read, changed, read) before its miscount is reported. */
+const MEASURES_OF_A_CHANGE = 3
+
 /** The totals are as expected (read again while other files' changes settle), and each meta adds up. */
 async function expectTotals(queries: ListQuery[], expected: number[], after: string): Promise<void> {
+  reportTotals(await readTotals(queries, expected), queries, expected, after)
+}
+
+type ListPage = Awaited<ReturnType<typeof listUsers>>
+
+/** The pages of `queries`, read again a few times while their totals are not `expected` (untilSteady). */
+function readTotals(queries: ListQuery[], expected: number[]): Promise<ListPage[]> {
   const read = () => Promise.all(queries.map((query) => listUsers('owner', { ...query, limit: 7 })))
-  const pages = await untilSteady(read, (found) => found.every((page, index) => page.meta.total === expected[index]))
+  return untilSteady(read, (found) => holdsTotals(found, expected))
+}
+
+function holdsTotals(pages: ListPage[], expected: number[]): boolean {
+  return pages.every((page, index) => page.meta.total === expected[index])
+}
+
+function reportTotals(pages: ListPage[], queries: ListQuery[], expected: number[], after: string): void {
   pages.forEach((page, index) => {
     const meta: PageMeta = page.meta
     expectRule(
