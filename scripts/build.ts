@@ -13,6 +13,7 @@ import '../src/cli/stop-on-an-older-node.js'
 import { execFileSync } from 'node:child_process'
 import { rm } from 'node:fs/promises'
 import { createRequire } from 'node:module'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { buildSuite } from './build-suite.js'
 import { bundleCli } from './bundle-cli.js'
@@ -27,7 +28,7 @@ if (!process.argv.includes('--force') && (await whyDistIsStale()) === undefined)
   // 1. The validators, operation table, document and seed the engine and the suite need (src/…/generated/).
   await writeArtifacts()
   // 2. tsc only ever adds to dist/: a module removed from src/ would stay there, and be packed and shipped.
-  await rm(new URL('../dist', import.meta.url), { recursive: true, force: true })
+  await rm(join(ROOT, 'dist'), { recursive: true, force: true })
   // 3. tsc: dist/ as the library, the other commands and the suite import it.
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc')
   try {

@@ -17,8 +17,7 @@
  *
  * test/engine/generated-artifacts.test.ts fails while a checked-in file differs from what this writes.
  */
-// The build's first step: on a Node too old for the kit, the build (and npm ci's prepare, npm start, npm test)
-// stops here with one line, where an npm without devEngines (npm 10.8, Node 20's) let the install through.
+// On a Node too old for the kit, this script stops here with one line, as the build does (scripts/build.ts).
 import '../src/cli/stop-on-an-older-node.js'
 import { readFile, writeFile } from 'node:fs/promises'
 import { fileURLToPath, pathToFileURL } from 'node:url'

@@ -32,7 +32,7 @@ export interface Member {
  * A store's users and tokens at one moment, in the order they were added, for another store to start from
  * (`UserStore.restore`) or for an export (`stateOfSnapshot`, `stateJsonSlices`). Cheap to take and to keep: a
  * store never changes a member or user object, it replaces it, so a snapshot is one array of the objects it
- * shares with the store (~1 ms for 100,000 users; looking each user's token up took 15-40 ms, and four exports
+ * shares with the store (~2 ms for 100,000 users; looking each user's token up took 15-44 ms, and four exports
  * at once took that four times over in one turn of the event loop).
  */
 export interface StoreSnapshot {

@@ -14,6 +14,7 @@ import { ROOT } from '../support/cli-mock-process.js'
 
 const PROGRAM = `
 import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { createScratchDirectory } from './src/files/scratch-directory.ts'
 const scratch = await createScratchDirectory('users-api-kit-fuzz-')
 const child = spawn(process.execPath, ['-e', \`
@@ -21,7 +22,10 @@ const child = spawn(process.execPath, ['-e', \`
   setInterval(() => { mkdirSync(process.argv[1] + '/.hypothesis/examples', { recursive: true }); writeFileSync(process.argv[1] + '/.hypothesis/examples/x', 'x') }, 1)
 \`, scratch.path], { stdio: 'ignore' })
 scratch.track(child)
-setTimeout(() => console.log('ready'), 300)
+// Ready once the child has written: on a busy machine its start takes what it takes.
+const ready = setInterval(() => {
+  if (existsSync(scratch.path + '/.hypothesis/examples/x')) { clearInterval(ready); console.log('ready') }
+}, 10)
 setInterval(() => {}, 1000)
 `
 
