@@ -67,10 +67,14 @@ function scanBody(payload: Readable, contentLength: string | undefined, limits: 
   const declared = Number(contentLength)
   const scanner = new JsonBodyScanner(limits, Number.isSafeInteger(declared) && declared >= 0 ? declared : undefined)
   return new Promise((resolve, reject) => {
-    const stop = (error: unknown): void => {
+    // The request outlives its body on a kept-alive connection: no listener keeps the scanner, nor its bytes.
+    const detach = (): void => {
       payload.off('data', onData)
       payload.off('end', onEnd)
       payload.off('error', stop)
+    }
+    const stop = (error: unknown): void => {
+      detach()
       // The rest is not scanned: node reads and drops it once the 413 is sent (problem-replies.ts).
       payload.pause()
       reject(error)
@@ -82,7 +86,10 @@ function scanBody(payload: Readable, contentLength: string | undefined, limits: 
         stop(error)
       }
     }
-    const onEnd = (): void => resolve(scanner.end())
+    const onEnd = (): void => {
+      detach()
+      resolve(scanner.end())
+    }
     payload.on('data', onData)
     payload.once('end', onEnd)
     payload.once('error', stop)
