@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 import './stop-on-an-older-node.js'
 import nodeModule from 'node:module'
+import { join } from 'node:path'
 import { setFlagsFromString } from 'node:v8'
 import { readPackageManifest } from '../files/read-package-manifest.js'
+import { userCacheFolder } from '../files/user-cache-folder.js'
 import { didYouMean } from './did-you-mean.js'
 
 const USAGE = `users-api-kit — mock, contract suite and fuzzer for the users API
@@ -56,18 +58,20 @@ function keepHeapSmall(command: string | undefined): void {
 }
 
 /**
- * verify and gate keep the code Node compiles for them on disk (os.tmpdir()/node-compile-cache, or
- * NODE_COMPILE_CACHE; NODE_DISABLE_COMPILE_CACHE=1 turns it off), as CLIs are advised to: their main thread
- * and each of the suite's workers compile vitest and the suite anew on every run, ~150 ms of a 2.7 s run.
- * The workers take the cache from the environment. Not the mock: writing the cache slows a first start
- * (~10 % of a cold start, BENCHMARKS.md), and a mock is started once and left running. A cache that cannot
- * be written is silently not used.
+ * verify and gate keep the code Node compiles for them on disk (in the user's cache folder,
+ * files/user-cache-folder.ts, or NODE_COMPILE_CACHE; NODE_DISABLE_COMPILE_CACHE=1 turns it off), as CLIs are
+ * advised to: their main thread and each of the suite's workers compile vitest and the suite anew on every run,
+ * ~150 ms of a 2.7 s run. Not Node's default, os.tmpdir(): a folder another local user could create first and
+ * fill with code the kit would load. The workers take the cache from the environment. Not the mock: writing the
+ * cache slows a first start (~10 % of a cold start, BENCHMARKS.md), and a mock is started once and left running.
+ * A cache that cannot be written is silently not used.
  */
 function cacheCompiledCode(command: string | undefined): void {
   if (command !== 'verify' && command !== 'gate') return
+  const folder = process.env['NODE_COMPILE_CACHE'] || join(userCacheFolder(process.env), 'compile-cache')
   // Looked up, not imported by name: on Node 20 the import itself would fail before the version check speaks.
-  const { directory } = nodeModule.enableCompileCache()
-  if (directory !== undefined) process.env['NODE_COMPILE_CACHE'] ??= directory
+  const { directory } = nodeModule.enableCompileCache(folder)
+  if (directory !== undefined) process.env['NODE_COMPILE_CACHE'] = directory
 }
 
 async function main(argv: string[]): Promise<number | undefined> {

@@ -1,5 +1,6 @@
 import { homedir } from 'node:os'
 import { join } from 'node:path'
+import { userCacheFolder } from '../files/user-cache-folder.js'
 
 // Which Schemathesis the kit runs and where it lives: what the finder (find-schemathesis.ts) and the
 // set-up (set-up-schemathesis.ts) both know.
@@ -15,8 +16,7 @@ export const VIRTUALENV_DIR = '.venv'
  * (`XDG_CACHE_HOME`, else `~/.cache`): what `users-api-kit setup-fuzz` creates and `fuzz` finds.
  */
 export function userVirtualenvDir(env: Record<string, string | undefined>, home = homedir()): string {
-  const cache = env['XDG_CACHE_HOME'] || join(home, '.cache')
-  return join(cache, 'users-api-kit', `schemathesis-${SCHEMATHESIS_VERSION}`)
+  return join(userCacheFolder(env, home), `schemathesis-${SCHEMATHESIS_VERSION}`)
 }
 
 /** The `st` executable inside a virtual environment. */
