@@ -16,6 +16,7 @@ import {
   needActor,
   needDisposable,
   send,
+  SLOTS_OF_THE_WAITING_FILES,
   suite,
   type Request,
   test,
@@ -57,6 +58,12 @@ import {
 // (docs/contract-suite.md, "Webhooks"), or, on a users-api-kit mock, it subscribes itself (autoSubscribe).
 // The checks run one after another: they share one disposable user, and each reads the stream of events.
 
+/**
+ * This file's two disposable users: one changed again and again, one deleted. Named in SLOTS_OF_THE_WAITING_FILES,
+ * which lists-as-data reads around its measurements while this file runs beside it.
+ */
+const [UPDATED, DELETED] = SLOTS_OF_THE_WAITING_FILES
+
 /** The receiver, or the check is skipped, saying why (a choice, or what the target lacks). */
 const needReceiver = startReceiverForTheFile()
 
@@ -82,7 +89,7 @@ describe('webhooks: user.updated and user.deleted', () => {
       },
       async (context) => {
         const hooks = needReceiver(context)
-        const user = needDisposable(context, 'webhookUpdate')
+        const user = needDisposable(context, UPDATED)
         await restoreAfter(context, user)
         const owner = await actorId('owner')
         const name = `Webhook ${randomText(8)}`
@@ -107,7 +114,7 @@ describe('webhooks: user.updated and user.deleted', () => {
       async (context) => {
         const hooks = needReceiver(context)
         needActor(context, 'admin')
-        const user = needDisposable(context, 'webhookUpdate')
+        const user = needDisposable(context, UPDATED)
         const before = await restoreAfter(context, user)
         const admin = await actorId('admin')
         const steps: Array<{
@@ -156,7 +163,7 @@ describe('webhooks: user.updated and user.deleted', () => {
       { ...covers('§6.order', '§6.signature'), ...IN_TURN },
       async (context) => {
         const hooks = needReceiver(context)
-        const user = needDisposable(context, 'webhookUpdate')
+        const user = needDisposable(context, UPDATED)
         await restoreAfter(context, user)
         const names = Array.from({ length: 5 }, (_, index) => `Change ${index + 1} ${randomText(8)}`)
         const start = hooks.deliveries.length
@@ -207,7 +214,7 @@ describe('webhooks: user.updated and user.deleted', () => {
       async (context) => {
         const hooks = needReceiver(context)
         needActor(context, 'viewer')
-        const user = needDisposable(context, 'webhookUpdate')
+        const user = needDisposable(context, UPDATED)
         await restoreAfter(context, user)
         // Everything sent before this check has arrived once this marker has: one user's events are ordered.
         const before = await rename(hooks, user, `Before ${randomText(8)}`)
@@ -292,7 +299,7 @@ describe('webhooks: user.updated and user.deleted', () => {
       { ...covers('§6.nothing'), ...IN_TURN },
       async (context) => {
         const hooks = needReceiver(context)
-        const user = needDisposable(context, 'webhookUpdate')
+        const user = needDisposable(context, UPDATED)
         const invited = await findUser((candidate) => candidate.status === 'INVITED')
         if (!invited) return context.skip('the organization lists no INVITED user')
         await restoreAfter(context, user)
@@ -326,7 +333,7 @@ describe('webhooks: user.updated and user.deleted', () => {
       async (context) => {
         const hooks = needReceiver(context)
         needActor(context, 'outsider')
-        const user = needDisposable(context, 'webhookUpdate')
+        const user = needDisposable(context, UPDATED)
         await restoreAfter(context, user)
         // The outsider renames themselves (every role may) and is put back at once: the one change this
         // check makes to a user who is not disposable.
@@ -372,7 +379,7 @@ describe('webhooks: user.updated and user.deleted', () => {
       { ...IN_TURN, ...covers('§6.retry', '§6.signature'), timeout: (RETRIES + 1) * RETRY_MS + DELIVERY_MS + 10_000 },
       async (context) => {
         const hooks = needReceiver(context)
-        const user = needDisposable(context, 'webhookDelete')
+        const user = needDisposable(context, DELETED)
         await restoreAfter(context, user)
         const name = `Retried ${randomText(8)}`
         const isIt = (payload: unknown): boolean => (payload as EventPayload | undefined)?.data?.user?.name === name
@@ -431,7 +438,7 @@ describe('webhooks: user.updated and user.deleted', () => {
       },
       async (context) => {
         const hooks = needReceiver(context)
-        const user = needDisposable(context, 'webhookDelete')
+        const user = needDisposable(context, DELETED)
         await restoreAfter(context, user)
         // How long a PATCH takes when its delivery is answered at once: the measure of "slowed down".
         const started = Date.now()
@@ -515,7 +522,7 @@ describe('webhooks: user.updated and user.deleted', () => {
       },
       async (context) => {
         const hooks = needReceiver(context)
-        const user = needDisposable(context, 'webhookDelete')
+        const user = needDisposable(context, DELETED)
         await readDisposable(context, user)
         const owner = await actorId('owner')
         // Changed first: the event carries the user as they were when deleted, not as they were first read.
@@ -562,7 +569,7 @@ describe('webhooks: user.updated and user.deleted', () => {
     covers('§6.signature'),
     async (context) => {
       const hooks = needReceiver(context)
-      const user = needDisposable(context, 'webhookUpdate')
+      const user = needDisposable(context, UPDATED)
       await restoreAfter(context, user)
       const { exchange } = await rename(hooks, user, `Last ${randomText(8)}`)
       const shown = hooks.forged

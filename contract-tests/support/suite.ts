@@ -10,7 +10,11 @@ import { listTargetTokens } from '../../src/contract/target/target-tokens.js'
 import { loadSpec, type LoadedSpec } from '../../src/spec/load-spec.js'
 import { RESPONSE_CHECKS } from '../../src/contract/checks/index.js'
 import { SUITE_SETTINGS, type SuiteSettings } from '../../src/contract/run/suite-settings.js'
-import { DISPOSABLE_SLOTS, DISPOSABLE_USERS_NEEDED } from '../../src/target/disposable-slots.js'
+import {
+  DISPOSABLE_SLOTS,
+  DISPOSABLE_USERS_NEEDED,
+  SLOTS_OF_THE_WAITING_FILES,
+} from '../../src/target/disposable-slots.js'
 import { chosenSkipReason } from '../../src/contract/run/skip-reasons.js'
 import { ContractViolation } from '../../src/contract/client/contract-violation.js'
 
@@ -160,7 +164,7 @@ export function needActor(context: TestContext, name: ActorName): void {
 }
 
 // The slot table lives in src/ because `gate` checks before a run that the target has enough users.
-export { DISPOSABLE_SLOTS }
+export { DISPOSABLE_SLOTS, SLOTS_OF_THE_WAITING_FILES }
 
 /** The disposable user of a slot (DISPOSABLE_SLOTS), or the check is skipped, saying how many the suite needs. */
 export function needDisposable(context: TestContext, slot: keyof typeof DISPOSABLE_SLOTS): DisposableUser {

@@ -48,7 +48,7 @@ function turnColoursOffUnlessATerminal(): void {
 
 /**
  * The commands that read a target's answers keep V8's young generation small: on a large machine V8 lets
- * it grow to 64 MiB in each thread (1 MiB: 325 → 290 MiB, no slower). Set before vitest starts its
+ * it grow to 64 MiB in each thread (1 MiB: 325 → 290 MiB, for ~8 % more CPU than at 8 MiB, BENCHMARKS.md). Set before vitest starts its
  * workers, whose heaps take the flags when they are created. `--optimize-for-size`, set here too until
  * 2026-11-29, saved ~30 MiB (a healthy verify 250 → 220 MiB) for ~0.3 s of a 2.9 s run (BENCHMARKS.md).
  */
@@ -61,17 +61,24 @@ function keepHeapSmall(command: string | undefined): void {
  * verify and gate keep the code Node compiles for them on disk (in the user's cache folder,
  * files/user-cache-folder.ts, or NODE_COMPILE_CACHE; NODE_DISABLE_COMPILE_CACHE=1 turns it off), as CLIs are
  * advised to: their main thread and each of the suite's workers compile vitest and the suite anew on every run,
- * ~150 ms of a 2.7 s run. Not Node's default, os.tmpdir(): a folder another local user could create first and
- * fill with code the kit would load. The workers take the cache from the environment. Not the mock: writing the
+ * ~150 ms of a 2.7 s run. Not Node's default, os.tmpdir(): on Linux a folder another local user could create
+ * first and fill with code the kit would load. The workers take the cache from the environment. Not the mock: writing the
  * cache slows a first start (~10 % of a cold start, BENCHMARKS.md), and a mock is started once and left running.
  * A cache that cannot be written is silently not used.
  */
 function cacheCompiledCode(command: string | undefined): void {
   if (command !== 'verify' && command !== 'gate') return
-  const folder = process.env['NODE_COMPILE_CACHE'] || join(userCacheFolder(process.env), 'compile-cache')
-  // Looked up, not imported by name: on Node 20 the import itself would fail before the version check speaks.
-  const { directory } = nodeModule.enableCompileCache(folder)
-  if (directory !== undefined) process.env['NODE_COMPILE_CACHE'] = directory
+  if (process.env['NODE_DISABLE_COMPILE_CACHE']) return
+  const own = userCacheFolder(process.env)
+  const folder = process.env['NODE_COMPILE_CACHE'] || (own === undefined ? undefined : join(own, 'compile-cache'))
+  if (folder === undefined) return
+  try {
+    // Looked up, not imported by name: on Node 20 the import itself would fail before the version check speaks.
+    const { directory } = nodeModule.enableCompileCache(folder)
+    if (directory !== undefined) process.env['NODE_COMPILE_CACHE'] = directory
+  } catch {
+    // A cache is a saving, never a reason to fail.
+  }
 }
 
 async function main(argv: string[]): Promise<number | undefined> {

@@ -18,7 +18,14 @@ export async function runSetupFuzzCommand(args: string[]): Promise<number> {
   const options = readCommandArgs('setup-fuzz', SETUP_FUZZ_USAGE, parseSetupFuzzArgs, args)
   if (typeof options === 'number') return options
   try {
-    const st = await setUpSchemathesis(userVirtualenvDir(process.env))
+    const folder = userVirtualenvDir(process.env)
+    if (folder === undefined) {
+      console.error(
+        'users-api-kit setup-fuzz: no cache folder of your own to install into: set XDG_CACHE_HOME (or HOME) to an absolute path.',
+      )
+      return 1
+    }
+    const st = await setUpSchemathesis(folder)
     console.log(`Schemathesis ${SCHEMATHESIS_VERSION} is ready: ${st}\nusers-api-kit fuzz and gate use it from now on.`)
     return 0
   } catch (error) {

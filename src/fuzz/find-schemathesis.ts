@@ -45,8 +45,9 @@ export function findSchemathesis(lookup: SchemathesisLookup): SchemathesisLocati
     ? join(lookup.packageRoot, VIRTUALENV_DIR, 'Scripts', 'st.exe')
     : join(lookup.packageRoot, VIRTUALENV_DIR, 'bin', 'st')
   if (lookup.isExecutable(virtualenv)) return { path: virtualenv, source: 'virtualenv' }
-  const ofSetup = schemathesisIn(userVirtualenvDir(lookup.env), windows ? 'win32' : 'linux')
-  if (lookup.isExecutable(ofSetup)) return { path: ofSetup, source: 'setup-fuzz' }
+  const ofUser = userVirtualenvDir(lookup.env)
+  const ofSetup = ofUser === undefined ? undefined : schemathesisIn(ofUser, windows ? 'win32' : 'linux')
+  if (ofSetup !== undefined && lookup.isExecutable(ofSetup)) return { path: ofSetup, source: 'setup-fuzz' }
   const pathDirectories = (lookup.env.PATH ?? lookup.env.Path ?? '').split(delimiter).filter(Boolean)
   for (const directory of pathDirectories) {
     const candidate = join(directory, windows ? 'st.exe' : 'st')

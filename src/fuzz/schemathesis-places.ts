@@ -13,10 +13,15 @@ export const VIRTUALENV_DIR = '.venv'
 
 /**
  * The user's own virtual environment for the pinned Schemathesis, under their cache folder
- * (`XDG_CACHE_HOME`, else `~/.cache`): what `users-api-kit setup-fuzz` creates and `fuzz` finds.
+ * (`XDG_CACHE_HOME`, else `~/.cache`): what `users-api-kit setup-fuzz` creates and `fuzz` finds. None when
+ * the user has no cache folder of their own (files/user-cache-folder.ts).
  */
-export function userVirtualenvDir(env: Record<string, string | undefined>, home = homedir()): string {
-  return join(userCacheFolder(env, home), `schemathesis-${SCHEMATHESIS_VERSION}`)
+export function userVirtualenvDir(
+  env: Record<string, string | undefined>,
+  home: () => string = homedir,
+): string | undefined {
+  const cache = userCacheFolder(env, home)
+  return cache === undefined ? undefined : join(cache, `schemathesis-${SCHEMATHESIS_VERSION}`)
 }
 
 /** The `st` executable inside a virtual environment. */

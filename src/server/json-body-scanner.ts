@@ -114,7 +114,7 @@ export class JsonBodyScanner {
 
   end(): ScannedJson {
     const bytes = this.whole !== undefined ? this.whole.subarray(0, this.size) : Buffer.concat(this.chunks, this.size)
-    // The scanner may outlive the body's parse (a listener of a kept-alive request): 64 MiB it must not hold.
+    // Its bytes are the caller's from here: whatever still holds the scanner does not hold up to 64 MiB.
     this.whole = undefined
     this.chunks.length = 0
     return this.topIsObject ? { bytes, members: this.members } : { bytes }

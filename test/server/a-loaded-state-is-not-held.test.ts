@@ -3,7 +3,7 @@ import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { MockState } from '../../src/domain/mock-state.js'
-import { startMock, type RunningMock } from '../../src/server/start-mock.js'
+import { createMockApp, serverUrl } from '../../src/server/start-mock.js'
 
 // Issue 36: the body of `PUT /__mock/state` (up to 64 MiB) is the mock's to hold only while it loads. Its
 // scanner stayed a listener of the request, and a kept-alive connection keeps its last request: a
@@ -13,11 +13,22 @@ import { startMock, type RunningMock } from '../../src/server/start-mock.js'
 setFlagsFromString('--expose-gc')
 const collectGarbage = runInNewContext('gc') as () => void
 
-let mock: RunningMock
+let mock: { url: string; close(): Promise<void> }
 const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+/** For each PUT of a state, how many listeners its request still had once answered. */
+const listenersLeft: number[] = []
 
 beforeAll(async () => {
-  mock = await startMock({ users: 5 })
+  const { app, listen } = await createMockApp({ users: 5 })
+  app.addHook('onResponse', (request, _reply, done) => {
+    if (request.method === 'PUT') {
+      const raw = request.raw
+      listenersLeft.push(raw.listenerCount('data') + raw.listenerCount('end') + raw.listenerCount('error'))
+    }
+    done()
+  })
+  await listen({ port: 0, host: '127.0.0.1' })
+  mock = { url: serverUrl(app), close: () => app.close() }
 })
 
 afterAll(async () => {
@@ -80,4 +91,6 @@ test('a loaded state body is let go once it loaded, though its connection stays 
   expect(agent.freeSockets[Object.keys(agent.freeSockets)[0] ?? '']?.length, 'the connection is kept open').toBe(1)
   const held = heldArrayBuffers() - before
   expect(held, `array buffers held after the load: ${held} bytes`).toBeLessThan(bodyBytes / 4)
+  // Nor does the request keep the body's scanner (and the places of its 20,000 users) as a listener.
+  expect(listenersLeft).toEqual([0])
 })
