@@ -180,7 +180,7 @@ function some(ids: string[]): string {
 }
 
 async function totals(queries: ListQuery[]): Promise<number[]> {
-  return Promise.all(queries.map(async (query) => (await listUsers('owner', { ...query, limit: 7 })).meta.total))
+  return (await readPages(queries)).map((page) => page.meta.total)
 }
 
 /** How many times a change is measured (read, changed, read) before its miscount is reported. */
@@ -213,7 +213,7 @@ async function readOtherWriters(): Promise<Seen[]> {
 async function readBesideOtherWriters(queries: ListQuery[]): Promise<ReadingBesideOthers> {
   for (let attempt = 1; ; attempt++) {
     const before = await readOtherWriters()
-    const pages = await Promise.all(queries.map((query) => listUsers('owner', { ...query, limit: 7 })))
+    const pages = await readPages(queries)
     const others = await readOtherWriters()
     const steady = before.every((seen, index) => sameSeen(seen, others[index]))
     if (steady || attempt === 5) return { pages, others, steady }
@@ -248,9 +248,6 @@ function totalsWithOthersMoves(
     if (was === undefined || now === undefined || sameSeen(was, now)) return []
     return [queries.map((query) => countsIn(now, query) - countsIn(was, query))]
   })
-  const all = (totals: number[]) =>
-    totals.map((total, index) => total + moves.reduce((sum, move) => sum + (move[index] ?? 0), 0))
-  if (from.steady && to.steady) return [all(expected)]
   let candidates = [expected]
   for (const move of moves) {
     candidates = [
@@ -258,6 +255,8 @@ function totalsWithOthersMoves(
       ...candidates.map((totals) => totals.map((total, index) => total + (move[index] ?? 0))),
     ]
   }
+  // The last candidate holds every move: with both readings steady, it is the one the totals must show.
+  if (from.steady && to.steady) return candidates.slice(-1)
   return candidates
 }
 
@@ -279,8 +278,15 @@ type ListPage = Awaited<ReturnType<typeof listUsers>>
 
 /** The pages of `queries`, read again a few times while their totals are not `expected` (untilSteady). */
 function readTotals(queries: ListQuery[], expected: number[]): Promise<ListPage[]> {
-  const read = () => Promise.all(queries.map((query) => listUsers('owner', { ...query, limit: 7 })))
-  return untilSteady(read, (found) => holdsTotals(found, expected))
+  return untilSteady(
+    () => readPages(queries),
+    (found) => holdsTotals(found, expected),
+  )
+}
+
+/** The first page of each of `queries`, 7 users a page: the pages whose meta this file compares. */
+function readPages(queries: ListQuery[]): Promise<ListPage[]> {
+  return Promise.all(queries.map((query) => listUsers('owner', { ...query, limit: 7 })))
 }
 
 function holdsTotals(pages: ListPage[], expected: number[]): boolean {

@@ -49,30 +49,42 @@ function verify(cwd: string, env: Record<string, string>) {
   )
 }
 
-test(
-  'verify keeps its compiled code under XDG_CACHE_HOME/users-api-kit, nothing in the temporary folder',
-  async () => {
-    const temporary = join(scratch, 'tmp')
-    const cache = join(scratch, 'cache')
-    await mkdir(temporary)
-    const run = await verify(scratch, { TMPDIR: temporary, XDG_CACHE_HOME: cache, HOME: scratch })
-    expect(run.exitCode, run.all).toBe(0)
-    expect(await readdir(temporary)).toEqual([])
-    expect((await readdir(join(cache, 'users-api-kit', 'compile-cache'))).length).toBeGreaterThan(0)
-  },
-  RUN_TIMEOUT_MS,
-)
+/**
+ * Where verify runs and with what environment (given the scratch folder), the folder that must stay empty, and
+ * where the compiled code must be instead.
+ */
+const PLACES: Array<
+  [string, (scratch: string) => { cwd: string; env: Record<string, string>; empty: string; cache: string }]
+> = [
+  [
+    'verify keeps its compiled code under XDG_CACHE_HOME/users-api-kit, nothing in the temporary folder',
+    (root) => ({
+      cwd: root,
+      env: { TMPDIR: join(root, 'tmp'), XDG_CACHE_HOME: join(root, 'cache'), HOME: root },
+      empty: join(root, 'tmp'),
+      cache: join(root, 'cache', 'users-api-kit', 'compile-cache'),
+    }),
+  ],
+  [
+    'a relative XDG_CACHE_HOME is ignored (the XDG spec): the cache goes under ~/.cache, nothing into the current folder',
+    (root) => ({
+      cwd: join(root, 'current'),
+      env: { TMPDIR: root, HOME: join(root, 'home'), XDG_CACHE_HOME: 'relative-cache' },
+      empty: join(root, 'current'),
+      cache: join(root, 'home', '.cache', 'users-api-kit', 'compile-cache'),
+    }),
+  ],
+]
 
-test(
-  'a relative XDG_CACHE_HOME is ignored (the XDG spec): the cache goes under ~/.cache, nothing into the current folder',
-  async () => {
-    const home = join(scratch, 'home')
-    const current = join(scratch, 'current')
-    await mkdir(current)
-    const run = await verify(current, { TMPDIR: scratch, HOME: home, XDG_CACHE_HOME: 'relative-cache' })
+test.each(PLACES)(
+  '%s',
+  async (_name, place) => {
+    const { cwd, env, empty, cache } = place(scratch)
+    await mkdir(empty, { recursive: true })
+    const run = await verify(cwd, env)
     expect(run.exitCode, run.all).toBe(0)
-    expect(await readdir(current)).toEqual([])
-    expect((await readdir(join(home, '.cache', 'users-api-kit', 'compile-cache'))).length).toBeGreaterThan(0)
+    expect(await readdir(empty)).toEqual([])
+    expect((await readdir(cache)).length).toBeGreaterThan(0)
   },
   RUN_TIMEOUT_MS,
 )
