@@ -1,5 +1,7 @@
 import { inject } from 'vitest'
 import { createFetchHandler } from '../../src/fetch/index.js'
+import { hasNoContentByHttp } from '../../src/http/bodiless-answers.js'
+import { defaultTransport, useTransport } from '../../src/contract/client/default-transport.js'
 import { IN_PROCESS_MOCK, IN_PROCESS_ORIGIN, type InProcessMock } from './in-process-target.js'
 
 /**
@@ -25,11 +27,15 @@ mock.webhooks.subscribe({
   organizationId: described.receiver.organizationId,
 })
 
-const networkFetch = globalThis.fetch
-globalThis.fetch = async (input, init) => {
-  const request = new Request(input, init)
-  return new URL(request.url).origin === IN_PROCESS_ORIGIN ? handle(request) : networkFetch(request)
-}
+// The suite's client sends to the in-process origin through the handler, anything else over the network.
+const network = defaultTransport()
+useTransport(async (request) => {
+  if (new URL(request.url).origin !== IN_PROCESS_ORIGIN) return network(request)
+  const { method, url, headers, body, signal } = request
+  const response = await handle(new Request(url, { method, headers, body: body ?? null, signal }))
+  const answer = { status: response.status, headers: Object.fromEntries(response.headers) }
+  return { ...answer, body: hasNoContentByHttp(method, response.status) ? null : response.body }
+})
 
 /**
  * Before each test file: the seed and the target's users as they were created (the suite deletes and

@@ -1,4 +1,5 @@
-import { readUpTo } from '../streams/bounded-bytes.js'
+import { BoundedBytes } from '../streams/bounded-bytes.js'
+import type { AnswerBody } from './transport.js'
 import { describeBytes } from '../text/describe-bytes.js'
 
 /** How much of an oversized body a report keeps, to show what it began with. */
@@ -30,28 +31,41 @@ function describeTooLarge(limit: number, declared?: number): string {
   return `${what}; the kit reads no further (--max-response-bytes)`
 }
 
+/** What a body is read from: an answer's headers (lower-cased names) and its body, a transport's or a fetch Response's. */
+export interface BoundedAnswer {
+  headers: Record<string, string>
+  body: AnswerBody | null
+}
+
 /**
- * The text of a fetch Response, read chunk by chunk and given up past `maxBytes` (counted after
- * fetch's decompression), so that an endless body or a gzip bomb is read no further than `maxBytes`.
- * The request's AbortSignal still bounds the time: a body that trickles in rejects with its reason.
+ * The text of an answer, read chunk by chunk and given up past `maxBytes` (counted after decompression),
+ * so that an endless body or a gzip bomb is read no further than `maxBytes`. The request's AbortSignal
+ * still bounds the time: a body that trickles in rejects with its reason.
  *
  * @throws ResponseTooLarge past the limit; the connection is dropped.
  * @example
- * const text = await readBoundedBody(await fetch(url, { signal: AbortSignal.timeout(10_000) }), 1024 * 1024)
+ * const text = await readBoundedBody(await send({ method: 'GET', url, headers: {}, signal }), 1024 * 1024)
  */
-export async function readBoundedBody(response: Response, maxBytes: number): Promise<string> {
-  if (response.body === null) return ''
-  const declared = Number(response.headers.get('content-length') ?? Number.NaN)
+export async function readBoundedBody(answer: BoundedAnswer, maxBytes: number): Promise<string> {
+  if (answer.body === null) return ''
+  const declared = Number(answer.headers['content-length'] ?? Number.NaN)
   // Without a content coding, Content-Length is the size: no need to read a gigabyte to know.
-  if (!response.headers.has('content-encoding') && Number.isSafeInteger(declared) && declared > maxBytes) {
-    await response.body.cancel().catch(() => undefined)
+  if (answer.headers['content-encoding'] === undefined && Number.isSafeInteger(declared) && declared > maxBytes) {
+    await cancel(answer.body)
     throw new ResponseTooLarge(maxBytes, '', declared)
   }
   // One byte more than the limit tells a body of exactly `maxBytes` from a longer one.
-  const body = await readUpTo(response.body, maxBytes + 1)
+  const body = new BoundedBytes(maxBytes + 1)
+  for await (const chunk of answer.body) if (!body.write(chunk)) break
   if (body.total > maxBytes) {
+    await cancel(answer.body)
     const head = new TextDecoder().decode(body.bytes().subarray(0, KEPT_HEAD_BYTES))
     throw new ResponseTooLarge(maxBytes, head)
   }
   return new TextDecoder().decode(body.bytes())
+}
+
+/** Drops what is left of a body; a fetch body already cancelled by the loop's end rejects, which is no matter. */
+async function cancel(body: AnswerBody): Promise<void> {
+  await Promise.resolve(body.cancel()).catch(() => undefined)
 }

@@ -4,7 +4,7 @@ import { toResponse } from '../contract/client/to-response.js'
 import type { ExchangeResponse } from '../contract/client/exchange.js'
 import { ResponseTooLarge } from '../http/read-bounded-body.js'
 import type { CopyBudget } from './copy-budget.js'
-import { toHeaderRecord } from './forwarded-headers.js'
+import { toHeaderRecord } from '../http/header-record.js'
 
 /** A copy the proxy read as verify's client reads an answer, or why it could not. */
 export type CopyOutcome = { response: ExchangeResponse } | { unchecked: string }
@@ -100,24 +100,12 @@ export class ResponseCopy {
     decoded: boolean,
   ): Promise<CopyOutcome> {
     const { status, hasBody, maxBytes } = this.options
-    // fetch's Response takes statuses 200 to 599 only; anything else is judged on its status alone.
-    if (status < 200 || status > 599) {
-      this.stop()
-      return { response: { status, headers, text: '' } }
-    }
-    let response: Response
     try {
-      response = new Response(hasBody ? stream : null, {
-        status,
-        headers: forResponse(this.options.rawHeaders, decoded),
-      })
-    } catch (error) {
-      this.stop()
-      return { unchecked: `headers fetch would not read (${(error as Error).message})` }
-    }
-    try {
-      const read = await toResponse(response, maxBytes)
-      // The checks see the headers as they came, Content-Encoding included (fetch keeps them too).
+      const read = await toResponse(
+        { status, headers: forReading(headers, decoded), body: hasBody ? stream : null },
+        maxBytes,
+      )
+      // The checks see the headers as they came, Content-Encoding included (verify's client keeps them too).
       return { response: { ...read, headers } }
     } catch (error) {
       return { unchecked: error instanceof BudgetFull ? `not checked: ${error.message}` : (error as Error).message }
@@ -149,13 +137,8 @@ export class ResponseCopy {
   }
 }
 
-/** The headers the copy's Response carries: once decompressed, the compressed length no longer applies. */
-function forResponse(rawHeaders: readonly string[], decoded: boolean): Headers {
-  const headers = new Headers()
-  for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
-    const name = rawHeaders[index] as string
-    if (decoded && /^content-(encoding|length)$/i.test(name)) continue
-    headers.append(name, rawHeaders[index + 1] as string)
-  }
-  return headers
+/** The headers the copy is read with: once decompressed, the compressed length no longer applies. */
+function forReading(headers: Record<string, string>, decoded: boolean): Record<string, string> {
+  if (!decoded) return headers
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !/^content-(encoding|length)$/.test(name)))
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { execa } from 'execa'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { exceedsJsonDepth, parseBoundedJson } from '../../src/text/json-depth.js'
-import { readBoundedBody, ResponseTooLarge } from '../../src/http/read-bounded-body.js'
+import { readBoundedBody, ResponseTooLarge, type BoundedAnswer } from '../../src/http/read-bounded-body.js'
 import { GUARD_HEADER, startResponseGuard } from '../../src/fuzz/response-guard.js'
 import type { MockTarget } from '../../src/mock-instance/create-target.js'
 import { buildCliOnce, killRunningClis, MAIN, startCli } from '../support/cli-mock-process.js'
@@ -427,7 +427,7 @@ describe('the limits themselves', () => {
     const server = await startGzipBombServer()
     try {
       const response = await fetch(`${server.url}/api/users/me`, { signal: AbortSignal.timeout(5000) })
-      const error = await readBoundedBody(response, 1 * MiB).catch((reason: unknown) => reason)
+      const error = await readBoundedBody(readableOf(response), 1 * MiB).catch((reason: unknown) => reason)
       expect(error).toBeInstanceOf(ResponseTooLarge)
       expect((error as ResponseTooLarge).message).toBe(
         'a body over 1 MiB (1048576 bytes) after decompression; the kit reads no further (--max-response-bytes)',
@@ -443,14 +443,14 @@ describe('the limits themselves', () => {
     try {
       const started = Date.now()
       const response = await fetch(server.url, { signal: AbortSignal.timeout(300) })
-      await expect(readBoundedBody(response, MiB)).rejects.toMatchObject({ name: 'TimeoutError' })
+      await expect(readBoundedBody(readableOf(response), MiB)).rejects.toMatchObject({ name: 'TimeoutError' })
       expect(Date.now() - started).toBeLessThan(2000)
     } finally {
       await server.close()
     }
     const ok = new Response('{"data":[]}')
-    expect(await readBoundedBody(ok, 11)).toBe('{"data":[]}')
-    await expect(readBoundedBody(new Response('{"data":[]}'), 10)).rejects.toBeInstanceOf(ResponseTooLarge)
+    expect(await readBoundedBody(readableOf(ok), 11)).toBe('{"data":[]}')
+    await expect(readBoundedBody(readableOf(new Response('{"data":[]}')), 10)).rejects.toBeInstanceOf(ResponseTooLarge)
   })
 
   test('JSON depth counts arrays and objects, never brackets inside strings', () => {
@@ -550,3 +550,8 @@ describe('the limits themselves', () => {
     }
   })
 })
+
+/** A fetch Response as readBoundedBody reads an answer. */
+function readableOf(response: Response): BoundedAnswer {
+  return { headers: Object.fromEntries(response.headers), body: response.body }
+}

@@ -1,9 +1,11 @@
 import type { LoadedSpec } from '../../spec/load-spec.js'
 import { listOperations, type Operation } from '../../spec/operations.js'
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../../http/response-limits.js'
+import type { IncomingAnswer, Transport } from '../../http/transport.js'
+import { defaultTransport } from './default-transport.js'
 import { createExchangeChecker, type ExchangeChecker, type ResponseCheck } from './check-exchange.js'
 import { ContractViolation, type Finding, type ReportOptions } from './contract-violation.js'
-import type { Exchange, ExchangeRequest } from './exchange.js'
+import { requestHeaderOf, type Exchange, type ExchangeRequest } from './exchange.js'
 import { createOperationMatcher, type OperationMatcher } from './match-operation.js'
 import type { SuiteLayer } from './response-schemas.js'
 import { SilenceGuard } from './silence-guard.js'
@@ -22,7 +24,7 @@ export interface SendOptions {
   json?: unknown
   /** Sent as is (with whatever Content-Type `headers` give). */
   body?: string
-  /** Sends `body` as bytes, so that no Content-Type goes with it (fetch adds `text/plain` to a string). */
+  /** Sends `body` with no Content-Type at all (else a string body without one goes as `text/plain;charset=UTF-8`, as fetch sends it). */
   withoutContentType?: boolean
   /** Sends each character of `body` as one byte (all below U+0100): how a check sends bytes that are not UTF-8. */
   latin1?: boolean
@@ -41,6 +43,8 @@ export interface ContractClientOptions {
   maxResponseBytes?: number
   /** What reports may show; tokens are masked unless `showSecrets`. */
   report?: ReportOptions
+  /** How requests go out: this thread's default transport (node:http's) unless given. */
+  transport?: Transport
 }
 
 /** Answers a request got when it got none; `status` 0 is how reports show it. */
@@ -109,15 +113,15 @@ export class ContractClient {
     const stop = this.silence.reasonToStop()
     if (stop) throw this.noResponse({ request, response: NO_RESPONSE, operation }, `nothing, not sent: ${stop}`)
     const timeoutMs = this.options.timeoutMs ?? 10_000
-    let response: Response | undefined
+    let response: IncomingAnswer | undefined
     try {
-      // One deadline for the whole exchange: fetch's signal also ends the reading of the body.
-      response = await fetch(request.url, {
+      const send = this.options.transport ?? defaultTransport()
+      // One deadline for the whole exchange: the signal also ends the reading of the body.
+      response = await send({
         method: request.method,
-        headers: request.headers,
-        body: bodyOf(request, options.withoutContentType === true),
-        // A users API answers for itself: a 3xx is reported (unusable-answer.ts), never followed.
-        redirect: 'manual',
+        url: request.url,
+        headers: headersToSend(request, options.withoutContentType === true),
+        body: bodyOf(request),
         signal: options.signal
           ? AbortSignal.any([options.signal, AbortSignal.timeout(timeoutMs)])
           : AbortSignal.timeout(timeoutMs),
@@ -159,11 +163,20 @@ export class ContractClient {
   }
 }
 
-/** What fetch sends: bytes where a string would be re-encoded as UTF-8 or given a `text/plain` type. */
-function bodyOf(request: ExchangeRequest, withoutContentType: boolean): string | Uint8Array | undefined {
+/** The body's bytes: each character one byte for a latin1 body, else UTF-8. */
+function bodyOf(request: ExchangeRequest): Uint8Array | undefined {
   if (request.body === undefined) return undefined
-  if (request.bodyEncoding === 'latin1') return Uint8Array.from(request.body, (char) => char.charCodeAt(0))
-  return withoutContentType ? new TextEncoder().encode(request.body) : request.body
+  return Buffer.from(request.body, request.bodyEncoding === 'latin1' ? 'latin1' : 'utf8')
+}
+
+/**
+ * The request's headers, and the type fetch gives a string body that names none (`text/plain`), which the
+ * checks were written against; `withoutContentType` sends such a body with no type at all.
+ */
+function headersToSend(request: ExchangeRequest, withoutContentType: boolean): Record<string, string> {
+  if (request.body === undefined || withoutContentType || requestHeaderOf(request, 'content-type') !== undefined)
+    return request.headers
+  return { ...request.headers, 'content-type': 'text/plain;charset=UTF-8' }
 }
 
 function toRequest(baseUrl: string, options: SendOptions): ExchangeRequest {

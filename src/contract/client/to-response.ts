@@ -1,4 +1,5 @@
 import { readBoundedBody, ResponseTooLarge } from '../../http/read-bounded-body.js'
+import type { IncomingAnswer } from '../../http/transport.js'
 import { JsonTooDeep, JsonTooLarge, parseBoundedJson } from '../../text/json-depth.js'
 import type { ExchangeResponse } from './exchange.js'
 
@@ -9,12 +10,10 @@ import type { ExchangeResponse } from './exchange.js'
  * and the proxy its copy of each (src/proxy/response-copy.ts), so that both judge the same text.
  *
  * @example
- * const answer = await toResponse(await fetch(url), 1024 * 1024) // { status: 200, headers, text, body }
+ * const answer = await toResponse(await send(request), 1024 * 1024) // { status: 200, headers, text, body }
  */
-export async function toResponse(response: Response, maxBytes: number): Promise<ExchangeResponse> {
-  const headers = Object.fromEntries(
-    [...response.headers.entries()].map(([name, value]) => [name.toLowerCase(), value]),
-  )
+export async function toResponse(response: IncomingAnswer, maxBytes: number): Promise<ExchangeResponse> {
+  const { headers } = response
   let text: string
   try {
     text = await readBoundedBody(response, maxBytes)

@@ -21,8 +21,8 @@ const UNREACHABLE_CODES = new Set([
 ])
 
 /**
- * Reads a failed `fetch` (undici): its cause carries the code (`ECONNRESET`, `HPE_INVALID_CONSTANT`, …);
- * `AbortSignal.timeout` rejects with a `TimeoutError` of its own.
+ * Reads a failed request: node:http's error carries the code (`ECONNRESET`, `HPE_INVALID_CONSTANT`, …),
+ * a failed `fetch` (undici) carries it in its cause; `AbortSignal.timeout` rejects with a `TimeoutError`.
  *
  * @example
  * describeTransportFailure(error, 1000) // { kind: 'dropped', reason: 'the connection was reset (ECONNRESET) before a response came' }
@@ -30,10 +30,16 @@ const UNREACHABLE_CODES = new Set([
 export function describeTransportFailure(error: unknown, timeoutMs: number): TransportFailure {
   if (error instanceof Error && error.name === 'TimeoutError')
     return { kind: 'timeout', reason: `no response within ${timeoutMs} ms (timed out)` }
-  const cause = (error as { cause?: { code?: unknown; message?: unknown; name?: unknown } } | undefined)?.cause
+  type Described = { code?: unknown; message?: unknown; name?: unknown; cause?: Described } | undefined
+  const cause = (error as Described)?.cause ?? (error as Described)
   const code = typeof cause?.code === 'string' ? cause.code : undefined
   const message = typeof cause?.message === 'string' ? cause.message : undefined
   const name = typeof cause?.name === 'string' ? cause.name : undefined
+  // node:http's words for a connection closed before an answer (or before the end of one), not reset.
+  if (code === 'ECONNRESET' && message === 'socket hang up')
+    return { kind: 'dropped', reason: 'the server closed the connection without answering (socket hang up)' }
+  if (code === 'ECONNRESET' && message === 'aborted')
+    return { kind: 'dropped', reason: 'the server closed the connection before its answer ended' }
   if (code === 'ECONNRESET')
     return { kind: 'dropped', reason: 'the connection was reset (ECONNRESET) before a response came' }
   if (code === 'UND_ERR_SOCKET' || code === 'EPIPE')

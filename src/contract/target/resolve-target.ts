@@ -1,7 +1,7 @@
 import { AppError } from '../../errors.js'
 import { acceptsConnections } from './accepts-connections.js'
 import { JsonTooDeep, JsonTooLarge, parseBoundedJson } from '../../text/json-depth.js'
-import { readBoundedBody, ResponseTooLarge } from '../../http/read-bounded-body.js'
+import { readBoundedBody, ResponseTooLarge, type BoundedAnswer } from '../../http/read-bounded-body.js'
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../../http/response-limits.js'
 import { parseTarget, readTargetFile, type Target } from './target.js'
 import { describeTransportFailure } from '../client/transport-failure.js'
@@ -70,7 +70,7 @@ export async function resolveTarget(
   }
   let document: unknown
   try {
-    document = parseBoundedJson(await readBoundedBody(response, maxResponseBytes))
+    document = parseBoundedJson(await readBoundedBody(readableOf(response), maxResponseBytes))
   } catch (error) {
     if ((error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError') {
       throw new AppError(
@@ -117,7 +117,7 @@ export async function assertReachable(
     response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) })
     const answer = { status: response.status, headers: headersOf(response), text: '' }
     try {
-      answer.text = await readBoundedBody(response, maxResponseBytes)
+      answer.text = await readBoundedBody(readableOf(response), maxResponseBytes)
     } catch (error) {
       if (!(error instanceof ResponseTooLarge)) throw error
       return noteOf(target, `${response.status} with ${error.message}`)
@@ -150,6 +150,10 @@ function noteOf(target: Target, received: string): string {
 
 function headersOf(response: Response): Record<string, string> {
   return Object.fromEntries([...response.headers.entries()].map(([name, value]) => [name.toLowerCase(), value]))
+}
+
+function readableOf(response: Response): BoundedAnswer {
+  return { headers: headersOf(response), body: response.body }
 }
 
 function describeFetchError(error: unknown, timeoutMs: number): string {
