@@ -13,7 +13,7 @@ import type { SentenceId } from '../src/contract/rules/contract-sentences.js'
 // CONTRACT §3, the order of checks, pair by pair: for each two adjacent steps that can both fail on a
 // route, one request that fails both gets the earlier step's answer, on every route (the documented
 // operations, /api/users/me, methods the document does not list, unknown routes). The steps a route
-// cannot fail are left out: GET reads no body (fetch sends none with a GET, so body size on GET is
+// cannot fail are left out: GET reads no body (the suite sends none with a GET, so body size on GET is
 // not sent at all), and only PATCH /api/users/{id} reads a media type or has a state rule.
 //
 // Nothing can change, even on a backend that gets the order wrong: ids name nobody, bodies hold a

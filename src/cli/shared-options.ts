@@ -18,7 +18,7 @@ export const TARGET_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const
 
-/** fetch's own limits (undici's headersTimeout and bodyTimeout) are 300 s: a longer --timeout never fires. */
+/** Five minutes a request at most: an answer that takes longer is no answer a client waits for. */
 const MAX_TIMEOUT_MS = 300_000
 
 /** --max-response-bytes: at least 1 KiB (a problem body), at most 1 GiB (the kit holds it in memory). */

@@ -1,9 +1,10 @@
 import type { ClientRequest, IncomingMessage, RequestOptions } from 'node:http'
 import type * as NodeHttps from 'node:https'
-import { pipeline, type Readable } from 'node:stream'
+import { finished, pipeline, type Readable } from 'node:stream'
 import { hasNoContentByHttp } from './bodiless-answers.js'
 import { codingsOf, createDecoders } from './content-codings.js'
 import { toHeaderRecord } from './header-record.js'
+import { isSafeMethod } from './methods.js'
 import { Agent as HttpAgent, request as httpRequest } from './node-http.js'
 import type { AnswerBody, IncomingAnswer, OutgoingRequest, Transport } from './transport.js'
 
@@ -13,20 +14,28 @@ import type { AnswerBody, IncomingAnswer, OutgoingRequest, Transport } from './t
  */
 const IDLE_MS = 4_000
 
-/** What a request carries unless it names its own: fetch's choice, so that verify asks what it always asked. */
+/**
+ * What a request carries unless it names its own: fetch's Accept and Accept-Encoding (over http; fetch asks
+ * for br too over https), and a User-Agent that names the kit where fetch said `node`. fetch's
+ * `Accept-Language: *` and `Sec-Fetch-Mode: cors` are a browser's, and not sent.
+ */
 const DEFAULT_HEADERS: Record<string, string> = {
   accept: '*/*',
   'accept-encoding': 'gzip, deflate',
   'user-agent': 'users-api-kit',
 }
 
-/** Codes of a kept-alive connection the server closed as the request went out: sent again on a new one. */
+/**
+ * Codes of a kept-alive connection the server closed as the request went out (its idle timeout): a safe
+ * request is sent again on a new one. Another is not: the server may have done it before closing, and
+ * doing it twice would fail checks for nothing (fetch sent nothing again at all).
+ */
 const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE'])
 
 /**
  * verify's client on node:http (and node:https): kept-alive connections, bodies decoded of gzip, deflate,
- * br (and zstd where node has it) as fetch decodes them, redirects never followed, and one signal for
- * the whole exchange. It costs less than half of fetch's CPU a request (BENCHMARKS.md), and a run sends
+ * br (and zstd where node has it) as fetch decodes them (content-codings.ts; a raw deflate stream, which
+ * fetch also takes, is not), redirects never followed, and one signal for the whole exchange. It costs less than half of fetch's CPU a request (BENCHMARKS.md), and a run sends
  * ~1,400. Errors are node's own (`ECONNRESET`, `HPE_…`): transport-failure.ts reads them.
  *
  * @example
@@ -46,7 +55,6 @@ export function createHttpTransport(): Transport {
     try {
       return await sendOnce(request, agentFor)
     } catch (error) {
-      // A kept-alive connection the server closed while idle: nothing of the request reached it.
       if (error instanceof StaleConnection && !request.signal.aborted) return sendOnce(request, agentFor, true)
       throw error instanceof StaleConnection ? error.cause : error
     }
@@ -95,8 +103,14 @@ function sendOnce(
       if (answered) return
       done()
       if (signal.aborted) return reject(signal.reason as Error)
-      const stale = outgoing.reusedSocket && STALE_CONNECTION.has(error.code ?? '')
+      const stale = outgoing.reusedSocket && isSafeMethod(request.method) && STALE_CONNECTION.has(error.code ?? '')
       reject(stale ? new StaleConnection(error) : error)
+    })
+    // Closed with neither an answer nor an error (a 101 to a request that asked no upgrade): no answer.
+    outgoing.on('close', () => {
+      if (answered) return
+      done()
+      reject(signal.aborted ? (signal.reason as Error) : (socketError ?? closedWithoutAnswer()))
     })
     outgoing.on('response', (incoming: IncomingMessage) => {
       answered = true
@@ -104,7 +118,7 @@ function sendOnce(
       const headers = toHeaderRecord(incoming.rawHeaders)
       if (hasNoContentByHttp(request.method, status)) {
         incoming.resume()
-        incoming.once('end', done)
+        finished(incoming, done)
         return resolve({ status, headers, body: null })
       }
       const failure = (error: unknown): unknown => (signal.aborted ? signal.reason : (socketError ?? error))
@@ -112,6 +126,11 @@ function sendOnce(
     })
     outgoing.end(request.body)
   })
+}
+
+/** node:http's own words for a connection closed before an answer (transport-failure.ts reads them). */
+function closedWithoutAnswer(): Error {
+  return Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })
 }
 
 /** The headers to send: the request's own, trimmed as fetch trims them, the defaults it names none of, its body's length. */

@@ -7,8 +7,8 @@
 
 /**
  * Per answer, after decompression (`--max-response-bytes`): some 30 times the largest page of the
- * users API. Each answer read to the limit costs fetch three to four times as much memory for a moment:
- * against an endless body, verify peaked ~15 MiB above its own floor at 1 MiB, ~75 MiB at 4 MiB.
+ * users API. Each answer read to the limit costs the client a few times as much memory for a moment:
+ * against an endless body, verify (then on fetch) peaked ~15 MiB above its own floor at 1 MiB, ~75 MiB at 4 MiB.
  */
 export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024
 

@@ -28,7 +28,7 @@ class BudgetFull extends Error {
 
 /**
  * The proxy's copy of one answer, fed with the upstream's bytes as they are forwarded: decompressed
- * (as fetch does for verify), read by verify's own reader (contract/client/to-response.ts: the same
+ * (as verify's client decodes), read by verify's own reader (contract/client/to-response.ts: the same
  * --max-response-bytes, the same JSON depth limit) and parsed. Past the limit the copy stops (the answer
  * itself still goes to the client whole); a gzip bomb is inflated no further than the limit.
  */

@@ -1,6 +1,6 @@
 /**
  * Why a request got no HTTP answer. `unreachable`: no connection was made at all (refused, no such
- * host, a port fetch refuses, TLS), so nothing is there to test; the other kinds mean something
+ * host, TLS), so nothing is there to test; the other kinds mean something
  * accepted the connection and then failed to speak HTTP, which is a broken server.
  */
 export interface TransportFailure {
@@ -17,12 +17,12 @@ const UNREACHABLE_CODES = new Set([
   'EHOSTUNREACH',
   'ENETUNREACH',
   'EADDRNOTAVAIL',
-  'UND_ERR_CONNECT_TIMEOUT',
 ])
 
 /**
- * Reads a failed request: node:http's error carries the code (`ECONNRESET`, `HPE_INVALID_CONSTANT`, …),
- * a failed `fetch` (undici) carries it in its cause; `AbortSignal.timeout` rejects with a `TimeoutError`.
+ * Reads a failed request of node:http (verify's client, the pre-checks, fuzz's guard, the proxy): its
+ * error, or the error in its `cause`, carries the code (`ECONNRESET`, `HPE_INVALID_CONSTANT`, …);
+ * `AbortSignal.timeout` rejects with a `TimeoutError`.
  *
  * @example
  * describeTransportFailure(error, 1000) // { kind: 'dropped', reason: 'the connection was reset (ECONNRESET) before a response came' }
@@ -30,11 +30,10 @@ const UNREACHABLE_CODES = new Set([
 export function describeTransportFailure(error: unknown, timeoutMs: number): TransportFailure {
   if (error instanceof Error && error.name === 'TimeoutError')
     return { kind: 'timeout', reason: `no response within ${timeoutMs} ms (timed out)` }
-  type Described = { code?: unknown; message?: unknown; name?: unknown; cause?: Described } | undefined
+  type Described = { code?: unknown; message?: unknown; cause?: Described } | undefined
   const cause = (error as Described)?.cause ?? (error as Described)
   const code = typeof cause?.code === 'string' ? cause.code : undefined
   const message = typeof cause?.message === 'string' ? cause.message : undefined
-  const name = typeof cause?.name === 'string' ? cause.name : undefined
   // node:http's words for a connection closed before an answer (or before the end of one), not reset.
   if (code === 'ECONNRESET' && message === 'socket hang up')
     return { kind: 'dropped', reason: 'the server closed the connection without answering (socket hang up)' }
@@ -42,18 +41,14 @@ export function describeTransportFailure(error: unknown, timeoutMs: number): Tra
     return { kind: 'dropped', reason: 'the server closed the connection before its answer ended' }
   if (code === 'ECONNRESET')
     return { kind: 'dropped', reason: 'the connection was reset (ECONNRESET) before a response came' }
-  if (code === 'UND_ERR_SOCKET' || code === 'EPIPE')
+  if (code === 'EPIPE')
     return { kind: 'dropped', reason: `the server closed the connection without answering (${message ?? code})` }
   if (code?.startsWith('HPE_'))
     return { kind: 'not-http', reason: `an answer that is not HTTP (${code}: ${message ?? 'unparsable'})` }
-  // Some undici releases leave the code of llhttp's error out; its name still says what it is.
-  if (name === 'HTTPParserError')
-    return { kind: 'not-http', reason: `an answer that is not HTTP (${message ?? 'unparsable'})` }
   if (code !== undefined && UNREACHABLE_CODES.has(code))
     return { kind: 'unreachable', reason: `${code}${message && !message.includes(code) ? `: ${message}` : ''}` }
-  // fetch refuses some ports (6000, 6665…) without a code; TLS failures carry OpenSSL's codes.
-  if (message === 'bad port') return { kind: 'unreachable', reason: 'bad port: fetch refuses to connect to it' }
-  if (code !== undefined && /^(ERR_SSL|ERR_TLS|EPROTO$)|CERT/.test(code))
+  // TLS failures carry OpenSSL's codes: of the handshake, or of the certificate's verification.
+  if (code !== undefined && /^(ERR_SSL|ERR_TLS|EPROTO$|UNABLE_TO_|HOSTNAME_MISMATCH$)|CERT/.test(code))
     return { kind: 'unreachable', reason: `TLS failed (${code})` }
   if (code !== undefined) return { kind: 'other', reason: `${code}${message ? `: ${message}` : ''}` }
   return { kind: 'other', reason: message ?? (error instanceof Error ? error.message : String(error)) }

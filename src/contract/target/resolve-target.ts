@@ -1,7 +1,9 @@
 import { AppError } from '../../errors.js'
 import { acceptsConnections } from './accepts-connections.js'
 import { JsonTooDeep, JsonTooLarge, parseBoundedJson } from '../../text/json-depth.js'
-import { readBoundedBody, ResponseTooLarge, type BoundedAnswer } from '../../http/read-bounded-body.js'
+import { readBoundedBody, ResponseTooLarge } from '../../http/read-bounded-body.js'
+import type { IncomingAnswer } from '../../http/transport.js'
+import { defaultTransport } from '../client/default-transport.js'
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../../http/response-limits.js'
 import { parseTarget, readTargetFile, type Target } from './target.js'
 import { describeTransportFailure } from '../client/transport-failure.js'
@@ -38,21 +40,24 @@ export async function resolveTarget(
     )
   const url = `${checkBaseUrl(source.baseUrl)}/__mock/target`
   const query = source.disposable === undefined ? '' : `?disposable=${source.disposable}`
-  let response: Response
+  let response: IncomingAnswer
   try {
-    response = await fetch(`${url}${query}`, {
+    // A redirect would take the control token elsewhere: it is reported, never followed (the transport follows none).
+    response = await defaultTransport()({
       method: 'POST',
+      url: `${url}${query}`,
       headers: source.controlToken === undefined ? {} : { authorization: `Bearer ${source.controlToken}` },
-      // A redirect would take the control token elsewhere: it is reported, never followed.
-      redirect: 'manual',
       signal: AbortSignal.timeout(timeoutMs),
     })
   } catch (error) {
+    const failure = describeTransportFailure(error, timeoutMs)
+    const reason = failure.kind === 'timeout' ? `no answer within ${timeoutMs} ms` : failure.reason
     throw new AppError(
       'VALIDATION_FAILED',
-      `Cannot reach ${source.baseUrl} (${describeFetchError(error, timeoutMs)}). Is the mock running? Start it with: npx users-api-kit mock`,
+      `Cannot reach ${source.baseUrl} (${reason}). Is the mock running? Start it with: npx users-api-kit mock`,
     )
   }
+  if (response.status < 200 || response.status > 299) await response.body?.cancel()
   if (response.status === 401) {
     const refused = source.controlToken === undefined ? '' : ' The control token given was refused.'
     throw new AppError(
@@ -60,9 +65,9 @@ export async function resolveTarget(
       `${url} answered 401: this mock requires its control token: pass --control-token or set USERS_API_KIT_CONTROL_TOKEN.${refused}`,
     )
   }
-  if (!response.ok) {
-    const location = response.headers.get('location')
-    const redirect = location === null ? '' : ` (a redirect to ${new URL(location, url).href}, not followed)`
+  if (response.status < 200 || response.status > 299) {
+    const location = response.headers.location
+    const redirect = location === undefined ? '' : ` (a redirect to ${new URL(location, url).href}, not followed)`
     throw new AppError(
       'VALIDATION_FAILED',
       `${url} answered ${response.status}${redirect}: --base-url works with a users-api-kit mock only. For any other backend, write a target file (schemas/target.schema.json) and give --target FILE.`,
@@ -70,7 +75,7 @@ export async function resolveTarget(
   }
   let document: unknown
   try {
-    document = parseBoundedJson(await readBoundedBody(readableOf(response), maxResponseBytes))
+    document = parseBoundedJson(await readBoundedBody(response, maxResponseBytes))
   } catch (error) {
     if ((error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError') {
       throw new AppError(
@@ -86,7 +91,7 @@ export async function resolveTarget(
     }
     throw new AppError(
       'VALIDATION_FAILED',
-      `${url} answered ${response.status} ${response.headers.get('content-type') ?? '(no content type)'} that is not JSON: --base-url works with a users-api-kit mock only. For any other backend, give --target FILE.`,
+      `${url} answered ${response.status} ${response.headers['content-type'] ?? '(no content type)'} that is not JSON: --base-url works with a users-api-kit mock only. For any other backend, give --target FILE.`,
     )
   }
   const target = parseTarget(document)
@@ -99,7 +104,7 @@ export async function resolveTarget(
 
 /**
  * Tells "unreachable" (exit 2) from "broken" (exit 1) before a run. Throws when nothing accepted a
- * connection: refused, no such host, a port fetch refuses, TLS failed, or no TCP connection within
+ * connection: refused, no such host, TLS failed, or no TCP connection within
  * the timeout. A server that accepts the connection and then hangs, resets it, answers something other
  * than HTTP, an HTML page or a redirect is there and broken: the run goes on so that its report says
  * so, and the answer is a note saying what the first request got. Undefined when it answered over HTTP.
@@ -111,13 +116,13 @@ export async function assertReachable(
 ): Promise<string | undefined> {
   const url = `${target.baseUrl}/api/users/me`
   let received: string | undefined
-  let response: Response | undefined
+  let response: IncomingAnswer | undefined
   try {
     // The signal bounds the whole answer, the body's last byte included; the body is read within the size limit.
-    response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) })
-    const answer = { status: response.status, headers: headersOf(response), text: '' }
+    response = await defaultTransport()({ method: 'GET', url, headers: {}, signal: AbortSignal.timeout(timeoutMs) })
+    const answer = { status: response.status, headers: response.headers, text: '' }
     try {
-      answer.text = await readBoundedBody(readableOf(response), maxResponseBytes)
+      answer.text = await readBoundedBody(response, maxResponseBytes)
     } catch (error) {
       if (!(error instanceof ResponseTooLarge)) throw error
       return noteOf(target, `${response.status} with ${error.message}`)
@@ -146,23 +151,6 @@ export async function assertReachable(
 
 function noteOf(target: Target, received: string): string {
   return `The target ${target.baseUrl} accepts connections, but GET /api/users/me got ${received}. It is tested anyway: its checks fail saying why.`
-}
-
-function headersOf(response: Response): Record<string, string> {
-  return Object.fromEntries([...response.headers.entries()].map(([name, value]) => [name.toLowerCase(), value]))
-}
-
-function readableOf(response: Response): BoundedAnswer {
-  return { headers: headersOf(response), body: response.body }
-}
-
-function describeFetchError(error: unknown, timeoutMs: number): string {
-  if (error instanceof Error && error.name === 'TimeoutError') return `no answer within ${timeoutMs} ms`
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause
-  if (cause?.code) return cause.code
-  // e.g. "bad port": fetch refuses some ports (6000, 6665…) without a code; "fetch failed" says nothing.
-  if (cause?.message) return cause.message
-  return error instanceof Error ? error.message : String(error)
 }
 
 /**
