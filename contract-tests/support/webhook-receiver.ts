@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import { createServer } from '../../src/http/node-http.js'
 import type { AddressInfo } from 'node:net'
 import { Webhook } from 'standardwebhooks'
 import { parseBoundedJson } from '../../src/text/json-depth.js'
