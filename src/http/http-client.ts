@@ -45,7 +45,7 @@ const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE'])
 export function createHttpTransport(): Transport {
   const agents: { http?: HttpAgent; https?: NodeHttps.Agent } = {}
   const agentFor = (secure: boolean): HttpAgent | NodeHttps.Agent => {
-    const options = { keepAlive: true, timeout: IDLE_MS }
+    const options = { keepAlive: true, timeout: IDLE_MS, ...proxyOptions() }
     if (!secure) return (agents.http ??= new HttpAgent(options))
     // node:https only when a target is https: it loads TLS.
     const https = process.getBuiltinModule('node:https')
@@ -59,6 +59,15 @@ export function createHttpTransport(): Transport {
       throw error instanceof StaleConnection ? error.cause : error
     }
   }
+}
+
+/**
+ * fetch goes through HTTP_PROXY, HTTPS_PROXY and NO_PROXY when node is told to (NODE_USE_ENV_PROXY=1 or
+ * --use-env-proxy), and so does this client: node's own agents take them, an agent made here only when asked.
+ */
+function proxyOptions(): { proxyEnv?: NodeJS.ProcessEnv } {
+  const told = process.env['NODE_USE_ENV_PROXY'] === '1' || process.execArgv.includes('--use-env-proxy')
+  return told ? { proxyEnv: process.env } : {}
 }
 
 class StaleConnection extends Error {

@@ -299,6 +299,32 @@ console.log(answer.status, Buffer.concat(chunks).toString())`
   })
 })
 
+describe('an HTTP proxy from the environment', () => {
+  test('taken when node is told to (NODE_USE_ENV_PROXY=1), as fetch takes it', async () => {
+    const seen: string[] = []
+    const proxy = createHttpServer((request, response) => {
+      seen.push(request.url ?? '')
+      response.writeHead(200, { 'content-type': 'text/plain' }).end('via the proxy')
+    })
+    const proxyUrl = `http://${await listen(proxy)}`
+    // Port 2 on loopback: nothing listens there; only the proxy answers, for it. (fetch would tunnel
+    // through CONNECT, which this proxy does not offer; node's agent sends the absolute URL.)
+    const script = `import { createHttpTransport } from './src/http/http-client.ts'
+const answer = await createHttpTransport()({ method: 'GET', url: 'http://127.0.0.1:2/api/users/me', headers: {}, signal: AbortSignal.timeout(5000) })
+const chunks = []
+for await (const chunk of answer.body) chunks.push(Buffer.from(chunk))
+console.log(answer.status, Buffer.concat(chunks).toString())`
+    const run = (env: NodeJS.ProcessEnv) =>
+      promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { env })
+    const env: NodeJS.ProcessEnv = { ...process.env, HTTP_PROXY: proxyUrl }
+    for (const name of ['http_proxy', 'NO_PROXY', 'no_proxy', 'NODE_USE_ENV_PROXY']) delete env[name]
+    expect((await run({ ...env, NODE_USE_ENV_PROXY: '1' })).stdout.trim()).toBe('200 via the proxy')
+    expect(seen).toEqual(['http://127.0.0.1:2/api/users/me'])
+    // Not told to: no proxy, as fetch then takes none.
+    await expect(run(env)).rejects.toThrow(/ECONNREFUSED/)
+  })
+})
+
 test('the transport alone: a HEAD has no body to read, whatever its Content-Length', async () => {
   const server = await recordingServer(() => ({ headers: { 'content-length': '5' } }))
   const answer = await createHttpTransport()({
