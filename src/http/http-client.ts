@@ -35,8 +35,9 @@ const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE'])
 /**
  * verify's client on node:http (and node:https): kept-alive connections, bodies decoded of gzip, deflate,
  * br (and zstd where node has it) as fetch decodes them (content-codings.ts; a raw deflate stream, which
- * fetch also takes, is not), redirects never followed, and one signal for the whole exchange. It costs less than half of fetch's CPU a request (BENCHMARKS.md), and a run sends
- * ~1,400. Errors are node's own (`ECONNRESET`, `HPE_…`): transport-failure.ts reads them.
+ * fetch also takes, is not), redirects never followed, and one signal for the whole exchange. It costs
+ * less than half of fetch's CPU a request (BENCHMARKS.md), and a run sends ~1,400. Errors are node's own
+ * (`ECONNRESET`, `HPE_…`): transport-failure.ts reads them.
  *
  * @example
  * const send = createHttpTransport()

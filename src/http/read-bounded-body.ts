@@ -1,5 +1,5 @@
 import { BoundedBytes } from '../streams/bounded-bytes.js'
-import type { AnswerBody } from './transport.js'
+import type { AnswerBody, IncomingAnswer } from './transport.js'
 import { describeBytes } from '../text/describe-bytes.js'
 
 /** How much of an oversized body a report keeps, to show what it began with. */
@@ -31,11 +31,8 @@ function describeTooLarge(limit: number, declared?: number): string {
   return `${what}; the kit reads no further (--max-response-bytes)`
 }
 
-/** What a body is read from: an answer's headers (lower-cased names) and its body, a transport's or a fetch Response's. */
-export interface BoundedAnswer {
-  headers: Record<string, string>
-  body: AnswerBody | null
-}
+/** What a body is read from: an answer's headers and body, a transport's or a fetch Response's. */
+export type BoundedAnswer = Pick<IncomingAnswer, 'headers' | 'body'>
 
 /**
  * The text of an answer, read chunk by chunk and given up past `maxBytes` (counted after decompression),

@@ -57,7 +57,9 @@ export async function resolveTarget(
       `Cannot reach ${source.baseUrl} (${reason}). Is the mock running? Start it with: npx users-api-kit mock`,
     )
   }
-  if (response.status < 200 || response.status > 299) await response.body?.cancel()
+  const ok = response.status >= 200 && response.status <= 299
+  // An answer that is not the target is not read: its connection goes with it.
+  if (!ok) await response.body?.cancel()
   if (response.status === 401) {
     const refused = source.controlToken === undefined ? '' : ' The control token given was refused.'
     throw new AppError(
@@ -65,7 +67,7 @@ export async function resolveTarget(
       `${url} answered 401: this mock requires its control token: pass --control-token or set USERS_API_KIT_CONTROL_TOKEN.${refused}`,
     )
   }
-  if (response.status < 200 || response.status > 299) {
+  if (!ok) {
     const location = response.headers.location
     const redirect = location === undefined ? '' : ` (a redirect to ${new URL(location, url).href}, not followed)`
     throw new AppError(
